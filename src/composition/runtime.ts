@@ -1,0 +1,66 @@
+import type { TokenCredential } from '@azure/core-auth';
+import { DefaultAzureCredential } from '@azure/identity';
+
+import type { AppConfig } from '../config/appConfig';
+import { type Environment, loadConfig } from '../config/loadConfig';
+import type { ActivitySink } from '../processing/activitySink';
+import { type BatchProcessor, makeBatchProcessor } from '../processing/batchProcessor';
+import { makeBlobQueueDeadLetterStore } from '../processing/blobQueueDeadLetterStore';
+import { alwaysClosedGate, type BreakerGate } from '../processing/breakerGate';
+import type { DeadLetterStore } from '../processing/deadLetter';
+import { makeHomeActivityTableSink } from '../processing/homeActivityTableSink';
+import { makeStorageClients, type StorageClients } from '../storage/storageClients';
+import { type Clock, systemClock } from '../time/clock';
+
+/** Everything the function handlers need, created once per process. */
+export interface Runtime {
+  readonly config: AppConfig;
+  readonly clock: Clock;
+  readonly storage: StorageClients;
+  readonly sink: ActivitySink;
+  readonly deadLetters: DeadLetterStore;
+  readonly breaker: BreakerGate;
+  readonly processBatch: BatchProcessor;
+}
+
+/**
+ * The composition root: the only place that reads the environment and creates real clients.
+ * Clients are created here but connect lazily, on first use.
+ */
+export function createRuntime(env: Environment, clock: Clock = systemClock): Runtime {
+  const config = loadConfig(env);
+  let credential: TokenCredential | undefined;
+  const getCredential = () =>
+    (credential ??= new DefaultAzureCredential(
+      config.managedIdentityClientId ? { managedIdentityClientId: config.managedIdentityClientId } : {},
+    ));
+  const storage = makeStorageClients(config.storage, getCredential);
+  // The per-event retry policy is the one retry layer for sink calls: the SDK's own retries are off.
+  const sink = makeHomeActivityTableSink(storage.table(config.processing.sinkTable, { maxRetries: 0 }));
+  const deadLetters = makeBlobQueueDeadLetterStore(
+    storage.container(config.processing.deadLetterContainer),
+    storage.queue(config.processing.deadLetterQueue),
+  );
+  const breaker = alwaysClosedGate;
+  const processBatch = makeBatchProcessor({
+    functionName: config.functionName,
+    sink,
+    deadLetters,
+    breaker,
+    clock,
+    retry: {
+      maxAttempts: config.processing.maxAttempts,
+      initialDelayMs: config.processing.retryInitialDelayMs,
+      maxDelayMs: config.processing.retryMaxDelayMs,
+    },
+    batchDeadlineMs: config.processing.batchDeadlineMs,
+  });
+  return { config, clock, storage, sink, deadLetters, breaker, processBatch };
+}
+
+let shared: Runtime | undefined;
+
+/** The process-wide runtime, built from `process.env` on first use. */
+export function getRuntime(): Runtime {
+  return (shared ??= createRuntime(process.env));
+}

@@ -1,0 +1,97 @@
+/** The typed, validated, frozen configuration every part of the app receives. */
+
+/** Name of the guarded Event Hubs function: letters, digits and `_` only, so it can be disabled on Linux. */
+export const GUARDED_FUNCTION_NAME = 'ProcessSensorEvents';
+
+export type StorageConnection =
+  | { readonly kind: 'connectionString'; readonly connectionString: string }
+  | {
+      readonly kind: 'identity';
+      readonly blobServiceUri: string;
+      readonly queueServiceUri: string;
+      readonly tableServiceUri: string;
+    };
+
+export interface EventHubConfig {
+  /** App setting *name* the trigger reads its connection from (never the secret itself). */
+  readonly connectionSetting: string;
+  readonly hubName: string;
+  readonly consumerGroup: string;
+}
+
+export interface ProcessingConfig {
+  readonly maxAttempts: number;
+  readonly retryInitialDelayMs: number;
+  readonly retryMaxDelayMs: number;
+  readonly batchDeadlineMs: number;
+  readonly sinkTable: string;
+  readonly deadLetterContainer: string;
+  readonly deadLetterQueue: string;
+}
+
+export interface TriggerRetryConfig {
+  readonly maxRetryCount: number;
+  readonly minimumIntervalSeconds: number;
+  readonly maximumIntervalSeconds: number;
+}
+
+export interface BreakerConfig {
+  readonly store: 'table' | 'redis';
+  readonly redisConnection: string | undefined;
+  readonly threshold: number;
+  readonly windowSeconds: number;
+  readonly bucketSeconds: number;
+  readonly probationThreshold: number;
+  readonly probationSeconds: number;
+  readonly stateCacheMs: number;
+  readonly tableName: string;
+}
+
+export type ControlConfig =
+  | { readonly mode: 'local' }
+  | {
+      readonly mode: 'arm';
+      readonly subscriptionId: string;
+      readonly resourceGroup: string;
+      readonly siteName: string;
+    };
+
+export type EmailTransportConfig =
+  | { readonly provider: 'log' }
+  | { readonly provider: 'smtp'; readonly host: string; readonly port: number; readonly secure: boolean }
+  | {
+      readonly provider: 'acs';
+      readonly endpoint: string | undefined;
+      readonly connectionString: string | undefined;
+    };
+
+export interface EmailConfig {
+  readonly transport: EmailTransportConfig;
+  readonly sender: string;
+  readonly approvers: readonly string[];
+}
+
+export interface ApprovalConfig {
+  /** Current key first; a previous key, when set, is still accepted. */
+  readonly signingKeys: readonly [string, ...string[]];
+  readonly linkTtlHours: number;
+  readonly reminderMinutes: number;
+  readonly maxReminders: number;
+  readonly publicBaseUrl: string;
+}
+
+export interface AppConfig {
+  readonly functionName: string;
+  readonly eventHub: EventHubConfig;
+  readonly storage: StorageConnection;
+  readonly processing: ProcessingConfig;
+  readonly triggerRetry: TriggerRetryConfig;
+  readonly breaker: BreakerConfig;
+  readonly control: ControlConfig;
+  readonly email: EmailConfig;
+  readonly approval: ApprovalConfig;
+  /** Client id of a user-assigned managed identity, when one is used. */
+  readonly managedIdentityClientId: string | undefined;
+  /** True when running in Azure App Service / Functions (WEBSITE_SITE_NAME is set). */
+  readonly runningInAzure: boolean;
+}

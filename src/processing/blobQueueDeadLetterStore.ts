@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+
+import type { ContainerClient } from '@azure/storage-blob';
+import type { QueueClient } from '@azure/storage-queue';
+
+import type { DeadLetter, DeadLetterStore } from './deadLetter';
+
+/** What the dead-letter queue carries: everything needed to find, understand and replay one event. */
+export interface DeadLetterMessage {
+  readonly version: 1;
+  readonly functionName: string;
+  readonly blobName: string;
+  readonly bodyBytes: number;
+  readonly partitionId: string | null;
+  readonly offset: string | null;
+  readonly sequenceNumber: number | null;
+  readonly enqueuedTimeUtc: string | null;
+  /** Application properties; moved to `propertiesBlobName` when they would not fit in a queue message. */
+  readonly properties?: Readonly<Record<string, unknown>>;
+  readonly propertiesBlobName?: string;
+  readonly reason: DeadLetter['reason'];
+  readonly error: DeadLetter['error'];
+  readonly attempts: number;
+  readonly deadLetteredAt: string;
+  readonly invocationId: string;
+}
+
+/** Queue messages are at most 64 KiB and the Functions queue trigger expects base64 (4/3 larger). */
+const MAX_MESSAGE_JSON_BYTES = 45 * 1024;
+const PARALLEL_WRITES = 16;
+
+/**
+ * Claim check: the body, byte for byte, in a blob; a queue message with the metadata. Blob names are
+ * derived from partition and sequence number, so a re-run batch overwrites the same blob.
+ */
+export function makeBlobQueueDeadLetterStore(
+  container: ContainerClient,
+  queue: QueueClient,
+): DeadLetterStore {
+  let ready: Promise<unknown> | undefined;
+  const ensureReady = () =>
+    (ready ??= Promise.all([container.createIfNotExists(), queue.createIfNotExists()]).catch(
+      (error: unknown) => {
+        ready = undefined;
+        throw error;
+      },
+    ));
+
+  const writeOne = async (letter: DeadLetter) => {
+    const blobName = deadLetterBlobName(letter);
+    await container.getBlockBlobClient(blobName).uploadData(letter.event.body, {
+      blobHTTPHeaders: { blobContentType: contentTypeOf(letter) },
+      metadata: { reason: letter.reason, attempts: String(letter.attempts) },
+    });
+    let message: DeadLetterMessage = toMessage(letter, blobName, letter.event.properties);
+    if (Buffer.byteLength(JSON.stringify(message)) > MAX_MESSAGE_JSON_BYTES) {
+      const propertiesBlobName = `${blobName}.properties.json`;
+      await container
+        .getBlockBlobClient(propertiesBlobName)
+        .uploadData(Buffer.from(JSON.stringify(letter.event.properties)), {
+          blobHTTPHeaders: { blobContentType: 'application/json' },
+        });
+      message = { ...toMessage(letter, blobName, undefined), propertiesBlobName };
+    }
+    await queue.sendMessage(Buffer.from(JSON.stringify(message)).toString('base64'));
+  };
+
+  return {
+    async write(letters) {
+      await ensureReady();
+      for (let i = 0; i < letters.length; i += PARALLEL_WRITES) {
+        const results = await Promise.allSettled(letters.slice(i, i + PARALLEL_WRITES).map(writeOne));
+        const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+        if (failure) throw failure.reason;
+      }
+    },
+  };
+}
+
+export function deadLetterBlobName(letter: DeadLetter): string {
+  const { partitionId, sequenceNumber } = letter.event;
+  if (partitionId !== undefined && sequenceNumber !== undefined) {
+    return `${letter.functionName}/p${partitionId}/${String(sequenceNumber).padStart(16, '0')}`;
+  }
+  // Without metadata there is no stable identity: a unique name, so nothing is overwritten.
+  return `${letter.functionName}/unknown/${letter.deadLetteredAt}-${randomUUID()}`;
+}
+
+function toMessage(
+  letter: DeadLetter,
+  blobName: string,
+  properties: Readonly<Record<string, unknown>> | undefined,
+): DeadLetterMessage {
+  const e = letter.event;
+  return {
+    version: 1,
+    functionName: letter.functionName,
+    blobName,
+    bodyBytes: e.body.length,
+    partitionId: e.partitionId ?? null,
+    offset: e.offset ?? null,
+    sequenceNumber: e.sequenceNumber ?? null,
+    enqueuedTimeUtc: e.enqueuedTimeUtc ?? null,
+    ...(properties === undefined ? {} : { properties }),
+    reason: letter.reason,
+    error: letter.error,
+    attempts: letter.attempts,
+    deadLetteredAt: letter.deadLetteredAt,
+    invocationId: letter.invocationId,
+  };
+}
+
+function contentTypeOf(letter: DeadLetter): string {
+  const value = letter.event.systemProperties.contentType ?? letter.event.properties.contentType;
+  return typeof value === 'string' && value.length > 0 ? value : 'application/octet-stream';
+}

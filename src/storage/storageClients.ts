@@ -1,0 +1,68 @@
+import { TableClient, type TableServiceClientOptions } from '@azure/data-tables';
+import type { TokenCredential } from '@azure/core-auth';
+import {
+  BlobServiceClient,
+  type ContainerClient,
+  type StoragePipelineOptions as BlobPipelineOptions,
+} from '@azure/storage-blob';
+import {
+  type QueueClient,
+  QueueServiceClient,
+  type StoragePipelineOptions as QueuePipelineOptions,
+} from '@azure/storage-queue';
+
+import type { StorageConnection } from '../config/appConfig';
+
+export interface StorageClientOptions {
+  /**
+   * SDK-level retries. Where our own policy already retries a call (the sink), pass 0 so retries
+   * happen in exactly one layer.
+   */
+  readonly maxRetries?: number;
+}
+
+/** Creates Table, Blob and Queue clients for one storage account, by connection string or identity. */
+export interface StorageClients {
+  table(name: string, options?: StorageClientOptions): TableClient;
+  container(name: string, options?: StorageClientOptions): ContainerClient;
+  queue(name: string, options?: StorageClientOptions): QueueClient;
+}
+
+export function makeStorageClients(
+  connection: StorageConnection,
+  credential: () => TokenCredential,
+): StorageClients {
+  const tableOptions = (o?: StorageClientOptions): TableServiceClientOptions => ({
+    // Azurite (local development and tests) speaks plain http.
+    allowInsecureConnection: connection.kind === 'connectionString' && isLocal(connection.connectionString),
+    ...(o?.maxRetries === undefined ? {} : { retryOptions: { maxRetries: o.maxRetries } }),
+  });
+  const pipelineOptions = (o?: StorageClientOptions): BlobPipelineOptions & QueuePipelineOptions =>
+    o?.maxRetries === undefined ? {} : { retryOptions: { maxTries: o.maxRetries + 1 } };
+
+  if (connection.kind === 'connectionString') {
+    const cs = connection.connectionString;
+    return {
+      table: (name, o) => TableClient.fromConnectionString(cs, name, tableOptions(o)),
+      container: (name, o) =>
+        BlobServiceClient.fromConnectionString(cs, pipelineOptions(o)).getContainerClient(name),
+      queue: (name, o) =>
+        QueueServiceClient.fromConnectionString(cs, pipelineOptions(o)).getQueueClient(name),
+    };
+  }
+  return {
+    table: (name, o) => new TableClient(connection.tableServiceUri, name, credential(), tableOptions(o)),
+    container: (name, o) =>
+      new BlobServiceClient(connection.blobServiceUri, credential(), pipelineOptions(o)).getContainerClient(
+        name,
+      ),
+    queue: (name, o) =>
+      new QueueServiceClient(connection.queueServiceUri, credential(), pipelineOptions(o)).getQueueClient(
+        name,
+      ),
+  };
+}
+
+function isLocal(connectionString: string): boolean {
+  return connectionString === 'UseDevelopmentStorage=true' || /Endpoint=http:\/\//i.test(connectionString);
+}

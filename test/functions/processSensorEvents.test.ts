@@ -1,0 +1,143 @@
+import { TableClient } from '@azure/data-tables';
+import { BlobServiceClient } from '@azure/storage-blob';
+import { QueueServiceClient } from '@azure/storage-queue';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { DeadLetterMessage } from '../../src/processing/blobQueueDeadLetterStore';
+import { testAppEnv, applyEnv } from '../support/appEnv';
+import { bindingOfType, invokeRpc, registration } from '../support/fakeFunctionsCore';
+import { endpointPort, type FaultProxy, startFaultProxy, withEndpointPort } from '../support/faultProxy';
+import { jsonBody, reading, rpcEventBatch } from '../support/sensorEvents';
+
+const FN = 'ProcessSensorEvents';
+let env: Record<string, string>;
+let proxy: FaultProxy;
+
+beforeAll(async () => {
+  const base = testAppEnv('fn');
+  // Table traffic goes through a fault proxy so a test can make the sink answer 503 for one home.
+  proxy = await startFaultProxy(endpointPort(base.AzureWebJobsStorage!, 'TableEndpoint'));
+  env = {
+    ...base,
+    AzureWebJobsStorage: withEndpointPort(base.AzureWebJobsStorage!, 'TableEndpoint', proxy.port),
+  };
+  applyEnv(env);
+  await import('../../src/functions/processSensorEvents');
+});
+afterAll(() => proxy.close());
+
+const table = () =>
+  TableClient.fromConnectionString(env.AzureWebJobsStorage!, env.SINK_TABLE_NAME!, {
+    allowInsecureConnection: true,
+  });
+const queue = () =>
+  QueueServiceClient.fromConnectionString(env.AzureWebJobsStorage!).getQueueClient(env.DEAD_LETTER_QUEUE!);
+const container = () =>
+  BlobServiceClient.fromConnectionString(env.AzureWebJobsStorage!).getContainerClient(
+    env.DEAD_LETTER_CONTAINER!,
+  );
+
+async function drainDeadLetters(): Promise<DeadLetterMessage[]> {
+  const got: DeadLetterMessage[] = [];
+  for (;;) {
+    const { receivedMessageItems } = await queue().receiveMessages({ numberOfMessages: 32 });
+    if (receivedMessageItems.length === 0) return got;
+    for (const m of receivedMessageItems) {
+      got.push(JSON.parse(Buffer.from(m.messageText, 'base64').toString()) as DeadLetterMessage);
+      await queue().deleteMessage(m.messageId, m.popReceipt);
+    }
+  }
+}
+
+describe('ProcessSensorEvents registration', () => {
+  it('is an Event Hubs batch trigger bound to settings, with a retry policy that holds the checkpoint', () => {
+    const trigger = bindingOfType(FN, 'eventHubTrigger');
+    expect(trigger).toMatchObject({
+      direction: 'in',
+      cardinality: 'many',
+      dataType: 'binary',
+      connection: 'EventHubConnection',
+      eventHubName: '%EVENTHUB_NAME%',
+      consumerGroup: '%EVENTHUB_CONSUMER_GROUP%',
+    });
+    expect(registration(FN).metadata.retryOptions).toMatchObject({
+      strategy: 'exponentialBackoff',
+      maxRetryCount: -1,
+      minimumInterval: { seconds: 5 },
+      maximumInterval: { seconds: 30 },
+    });
+  });
+
+  it('has a name that can be disabled through app settings on Linux (letters, digits, _)', () => {
+    expect(FN).toMatch(/^[A-Za-z][A-Za-z0-9_]*$/);
+  });
+});
+
+describe('ProcessSensorEvents invoked through the programming model', () => {
+  it('writes good events, dead-letters poison and persistently failing events, and returns', async () => {
+    const good = reading({ homeId: 'home-ok', sensorId: 'door-1' });
+    const failing = reading({ homeId: 'home-down', sensorId: 'motion-1', kind: 'motion', state: 'detected' });
+    proxy.setRule(({ url }) => (url.includes("PartitionKey='home-down'") ? 503 : undefined));
+    const batch = rpcEventBatch(
+      [jsonBody(good), Buffer.from('not json {'), jsonBody({ ...good, kind: 'toaster' }), jsonBody(failing)],
+      { partitionId: '7', firstSequenceNumber: 40 },
+    );
+
+    await invokeRpc(FN, batch);
+    proxy.setRule(undefined);
+
+    const row = await table().getEntity<{ state: string; eventSequenceNumber: number }>('home-ok', 'door-1');
+    expect(row).toMatchObject({ state: 'open', eventSequenceNumber: 40, eventPartition: '7' });
+    const letters = (await drainDeadLetters()).sort(
+      (a, b) => (a.sequenceNumber ?? 0) - (b.sequenceNumber ?? 0),
+    );
+    expect(letters.map((l) => [l.sequenceNumber, l.reason])).toEqual([
+      [41, 'poison'],
+      [42, 'poison'],
+      [43, 'failed'],
+    ]);
+    expect(letters[0]!.error.message).toMatch(/not JSON/);
+    expect(letters[1]!.error.message).toMatch(/kind/);
+    expect(letters[2]).toMatchObject({
+      partitionId: '7',
+      offset: '43000',
+      attempts: 4,
+      properties: { producer: 'test', n: 3 },
+    });
+    expect(letters[2]!.enqueuedTimeUtc).toBe(new Date(Date.UTC(2026, 0, 1, 0, 0, 0, 43)).toISOString());
+    // The claim check holds the exact bytes of the poison body.
+    const blob = await container().getBlobClient(letters[0]!.blobName).downloadToBuffer();
+    expect(blob.toString()).toBe('not json {');
+    // The failing home was tried four times (EVENT_MAX_ATTEMPTS) before it was dead-lettered.
+    expect(proxy.injected.filter((r) => r.method === 'GET').length).toBe(4);
+  });
+
+  it('accepts an empty batch without writing anything', async () => {
+    const { logs } = await invokeRpc(FN, rpcEventBatch([]));
+    expect(logs.map((l) => l.message)).toContain('empty batch: nothing to do');
+    expect(await drainDeadLetters()).toEqual([]);
+  });
+
+  it('processes events whose trigger metadata is missing, and says so in the log', async () => {
+    const { trigger } = rpcEventBatch([jsonBody(reading({ homeId: 'home-nometa' })), Buffer.from('x')]);
+    const { logs } = await invokeRpc(FN, { trigger, triggerMetadata: {} });
+    const warnings = logs.filter(
+      (l) => l.level === 'warning' && l.message.startsWith('trigger metadata incomplete'),
+    );
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.message).toMatch(/sequenceNumberArray is missing/);
+    expect(await table().getEntity('home-nometa', 'door-1')).toMatchObject({ state: 'open' });
+    const letters = await drainDeadLetters();
+    expect(letters).toHaveLength(1);
+    expect(letters[0]).toMatchObject({ reason: 'poison', sequenceNumber: null, partitionId: null });
+  });
+
+  it('dead-letters a 1 MB body intact', async () => {
+    const big = Buffer.alloc(1024 * 1024, 'a');
+    await invokeRpc(FN, rpcEventBatch([big], { partitionId: '2', firstSequenceNumber: 9000 }));
+    const [letter] = await drainDeadLetters();
+    expect(letter).toMatchObject({ reason: 'poison', bodyBytes: big.length });
+    const stored = await container().getBlobClient(letter!.blobName).downloadToBuffer();
+    expect(stored.equals(big)).toBe(true);
+  });
+});
