@@ -1,6 +1,6 @@
 import type { Clock } from '../time/clock';
 import type { ActivitySink } from './activitySink';
-import type { BreakerGate, FailureSample } from './breakerGate';
+import type { BreakerGate, BreakerTrippedHandler, FailureSample } from './breakerGate';
 import { classifyError } from './classifyError';
 import type { DeadLetter, DeadLetterReason, DeadLetterStore } from './deadLetter';
 import { decodeReading } from './decodeReading';
@@ -27,6 +27,11 @@ export interface BatchContext {
    * advance, so failures are dead-lettered even while the circuit is open.
    */
   readonly finalAttempt: boolean;
+  /**
+   * The "breaker tripped" seam: called when this batch's failures tripped the breaker. A failure here
+   * is logged, not thrown: the watchdog starts the orchestration for an OPEN trip that has none.
+   */
+  readonly onTripped?: BreakerTrippedHandler;
 }
 
 export type EventOutcome =
@@ -121,7 +126,8 @@ export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
         kind: classifyError(o.error),
         message: o.error.message,
       }));
-      const { open, tripId } = await deps.breaker.recordFailures(samples);
+      const { open, tripId, tripped, failuresInWindow } = await deps.breaker.recordFailures(samples);
+      if (tripped && tripId !== undefined) await notifyTripped(context, tripId, failuresInWindow);
       if (open && !context.finalAttempt) {
         throw new CircuitOpenError(
           `circuit is open after ${failed.length} failure(s) in this batch: holding the batch for a later re-run`,
@@ -144,6 +150,20 @@ export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
     }
     return { processed: outcomes.length - letters.length, deadLettered: letters.length, outcomes };
   };
+}
+
+async function notifyTripped(context: BatchContext, tripId: string, failuresInWindow: number | undefined) {
+  context.logger.error(
+    `circuit breaker TRIPPED (trip ${tripId}, ${failuresInWindow ?? '?'} failures in window)`,
+  );
+  if (!context.onTripped) return;
+  try {
+    await context.onTripped({ tripId, failuresInWindow });
+  } catch (error) {
+    context.logger.error(
+      `could not start the breaker orchestration for trip ${tripId}: ${ensureError(error).message}`,
+    );
+  }
 }
 
 async function writeDeadLetters(

@@ -11,6 +11,18 @@ export interface GateState {
   readonly tripId: string | undefined;
 }
 
+export interface RecordedFailures extends GateState {
+  /** True for exactly one caller per episode: this batch's failures tripped the breaker. */
+  readonly tripped: boolean;
+  readonly failuresInWindow: number | undefined;
+}
+
+/** Called once per episode by the instance whose batch tripped the breaker (starts the orchestration). */
+export type BreakerTrippedHandler = (trip: {
+  tripId: string;
+  failuresInWindow: number | undefined;
+}) => Promise<void>;
+
 /**
  * The processing function's view of the circuit breaker (design section 4). The real gate sits on the
  * shared store; `alwaysClosedGate` is used where no breaker is wanted.
@@ -19,10 +31,11 @@ export interface BreakerGate {
   /** The (cached) state: no round trip while the cache is fresh. Must not throw (G6). */
   check(): Promise<GateState>;
   /** One store round trip for a batch that had failures. Must not throw: a store outage reports closed (G6). */
-  recordFailures(failures: readonly FailureSample[]): Promise<GateState>;
+  recordFailures(failures: readonly FailureSample[]): Promise<RecordedFailures>;
 }
 
 export const alwaysClosedGate: BreakerGate = {
   check: () => Promise.resolve({ open: false, tripId: undefined }),
-  recordFailures: () => Promise.resolve({ open: false, tripId: undefined }),
+  recordFailures: () =>
+    Promise.resolve({ open: false, tripId: undefined, tripped: false, failuresInWindow: undefined }),
 };

@@ -1,0 +1,78 @@
+import type { FailureSample } from '../processing/breakerGate';
+
+/**
+ * The shared failure window and breaker state (design section 5, "Breaker store"). Every adapter
+ * (Redis, Table) passes one contract test suite. All times are milliseconds since the epoch.
+ */
+export type BreakerStateName = 'CLOSED' | 'OPEN' | 'HALF_OPEN';
+
+export interface BreakerState {
+  readonly state: BreakerStateName;
+  /** Id of the current episode; undefined only while CLOSED with no trip ever recorded. */
+  readonly tripId: string | undefined;
+  /** When the state last changed. */
+  readonly since: number;
+}
+
+export interface RecordResult {
+  readonly failuresInWindow: number;
+  readonly state: BreakerStateName;
+  /** True for exactly one caller per episode: the one whose record made CLOSED/HALF_OPEN → OPEN. */
+  readonly tripped: boolean;
+  readonly tripId: string | undefined;
+}
+
+export type TripCause = 'threshold' | 'probation' | 'manual';
+
+/** One episode of the breaker, for the audit trail, status page and emails. */
+export interface TripRecord {
+  readonly tripId: string;
+  readonly cause: TripCause;
+  readonly openedAt: number;
+  readonly failuresInWindow: number;
+  /** A few recent failures, newest last. */
+  readonly sample: readonly FailureSample[];
+  readonly reason?: string;
+  readonly approvedAt?: number;
+  readonly approvedBy?: string;
+  readonly resumedAt?: number;
+  readonly closedAt?: number;
+}
+
+export interface WindowBucket {
+  /** Bucket start time. */
+  readonly start: number;
+  readonly failures: number;
+}
+
+export interface BreakerStore {
+  /**
+   * Adds `failures` to the bucket of `now`, sums the window and, when the sum exceeds the threshold
+   * of the current state (CLOSED: threshold; HALF_OPEN: probation threshold), moves to OPEN with a new
+   * trip id atomically. One round trip.
+   */
+  record(failures: readonly FailureSample[], now: number): Promise<RecordResult>;
+  getState(): Promise<BreakerState>;
+  /**
+   * Compare-and-set: moves `from` → `to` only if the current state is `from` and its trip id is
+   * `tripId`. Returns false (and changes nothing) otherwise. Opening from CLOSED by hand uses
+   * `openManually` instead, which creates the trip id.
+   */
+  transition(
+    from: BreakerStateName,
+    to: BreakerStateName,
+    tripId: string | undefined,
+    now: number,
+  ): Promise<boolean>;
+  /** Manual trip: CLOSED/HALF_OPEN → OPEN with a new trip id; undefined when already OPEN. */
+  openManually(reason: string, now: number): Promise<string | undefined>;
+  /** Empties the failure window (before the listener starts again, G5). */
+  resetWindow(): Promise<void>;
+  /** Failures per bucket over the window ending at `now` (oldest first), for the dashboard. */
+  windowBuckets(now: number): Promise<readonly WindowBucket[]>;
+  /** Most recent trips first, bounded. */
+  history(limit: number): Promise<readonly TripRecord[]>;
+  /** Adds approval/resume/close facts to a trip's record. */
+  updateTrip(tripId: string, patch: Partial<Omit<TripRecord, 'tripId'>>): Promise<void>;
+  close(): Promise<void>;
+}
