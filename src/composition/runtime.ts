@@ -37,9 +37,12 @@ export function createRuntime(env: Environment, clock: Clock = systemClock): Run
   const storage = makeStorageClients(config.storage, getCredential);
   // The per-event retry policy is the one retry layer for sink calls: the SDK's own retries are off.
   const sink = makeHomeActivityTableSink(storage.table(config.processing.sinkTable, { maxRetries: 0 }));
+  // Dead-letter writes are retried by the SDK only briefly: when storage stays down the invocation
+  // throws and the host's retry policy re-runs the whole batch later (the one retry layer that holds).
+  const deadLetterRetry = { maxRetries: 2, retryDelayMs: 500, tryTimeoutMs: 30_000 };
   const deadLetters = makeBlobQueueDeadLetterStore(
-    storage.container(config.processing.deadLetterContainer),
-    storage.queue(config.processing.deadLetterQueue),
+    storage.container(config.processing.deadLetterContainer, deadLetterRetry),
+    storage.queue(config.processing.deadLetterQueue, deadLetterRetry),
   );
   const breaker = alwaysClosedGate;
   const processBatch = makeBatchProcessor({

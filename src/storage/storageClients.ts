@@ -19,6 +19,10 @@ export interface StorageClientOptions {
    * happen in exactly one layer.
    */
   readonly maxRetries?: number;
+  /** First delay between SDK retries (exponential up to 8x). */
+  readonly retryDelayMs?: number;
+  /** Time limit of one try, so a hung connection cannot stall an invocation. */
+  readonly tryTimeoutMs?: number;
 }
 
 /** Creates Table, Blob and Queue clients for one storage account, by connection string or identity. */
@@ -35,10 +39,22 @@ export function makeStorageClients(
   const tableOptions = (o?: StorageClientOptions): TableServiceClientOptions => ({
     // Azurite (local development and tests) speaks plain http.
     allowInsecureConnection: connection.kind === 'connectionString' && isLocal(connection.connectionString),
-    ...(o?.maxRetries === undefined ? {} : { retryOptions: { maxRetries: o.maxRetries } }),
+    retryOptions: {
+      ...(o?.maxRetries === undefined ? {} : { maxRetries: o.maxRetries }),
+      ...(o?.retryDelayMs === undefined
+        ? {}
+        : { retryDelayInMs: o.retryDelayMs, maxRetryDelayInMs: o.retryDelayMs * 8 }),
+    },
   });
-  const pipelineOptions = (o?: StorageClientOptions): BlobPipelineOptions & QueuePipelineOptions =>
-    o?.maxRetries === undefined ? {} : { retryOptions: { maxTries: o.maxRetries + 1 } };
+  const pipelineOptions = (o?: StorageClientOptions): BlobPipelineOptions & QueuePipelineOptions => ({
+    retryOptions: {
+      ...(o?.maxRetries === undefined ? {} : { maxTries: o.maxRetries + 1 }),
+      ...(o?.retryDelayMs === undefined
+        ? {}
+        : { retryDelayInMs: o.retryDelayMs, maxRetryDelayInMs: o.retryDelayMs * 8 }),
+      ...(o?.tryTimeoutMs === undefined ? {} : { tryTimeoutInMs: o.tryTimeoutMs }),
+    },
+  });
 
   if (connection.kind === 'connectionString') {
     const cs = connection.connectionString;

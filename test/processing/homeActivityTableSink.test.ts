@@ -1,0 +1,85 @@
+import { TableClient } from '@azure/data-tables';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import {
+  makeHomeActivityTableSink,
+  type SensorActivityRow,
+} from '../../src/processing/homeActivityTableSink';
+import { testAppEnv } from '../support/appEnv';
+import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
+
+let table: TableClient;
+const newClient = () =>
+  TableClient.fromConnectionString(env.AzureWebJobsStorage!, env.SINK_TABLE_NAME!, {
+    allowInsecureConnection: true,
+  });
+let env: Record<string, string>;
+const signal = new AbortController().signal;
+
+beforeAll(() => {
+  env = testAppEnv('sink');
+  table = newClient();
+});
+
+describe('the home activity table sink', () => {
+  it('stores the latest reading per sensor of a home', async () => {
+    const sink = makeHomeActivityTableSink(table);
+    const r = reading({ homeId: 'h1', sensorId: 'door', state: 'open', batteryPercent: 90 });
+    expect(await sink.write(r, receivedEvent(jsonBody(r), 5, '2'), signal)).toBe('applied');
+    const row = await table.getEntity<SensorActivityRow>('h1', 'door');
+    expect(row).toMatchObject({
+      kind: 'contact',
+      state: 'open',
+      batteryPercent: 90,
+      eventPartition: '2',
+      eventSequenceNumber: 5,
+    });
+  });
+
+  it('treats a re-delivered event as already applied (idempotent)', async () => {
+    const sink = makeHomeActivityTableSink(table);
+    const r = reading({ homeId: 'h2', state: 'open' });
+    const e = receivedEvent(jsonBody(r), 7);
+    expect(await sink.write(r, e, signal)).toBe('applied');
+    const before = await table.getEntity('h2', 'door-1');
+    expect(await sink.write(r, e, signal)).toBe('stale');
+    expect((await table.getEntity('h2', 'door-1')).etag).toBe(before.etag);
+  });
+
+  it('never lets an older reading overwrite a newer one', async () => {
+    const sink = makeHomeActivityTableSink(table);
+    const newer = reading({ homeId: 'h3', state: 'closed', occurredAt: '2026-01-01T00:00:10Z' });
+    const older = reading({ homeId: 'h3', state: 'open', occurredAt: '2026-01-01T00:00:05Z' });
+    await sink.write(newer, receivedEvent(jsonBody(newer), 2), signal);
+    expect(await sink.write(older, receivedEvent(jsonBody(older), 9), signal)).toBe('stale');
+    expect((await table.getEntity<SensorActivityRow>('h3', 'door-1')).state).toBe('closed');
+  });
+
+  it('orders readings with the same timestamp by sequence number', async () => {
+    const sink = makeHomeActivityTableSink(table);
+    const first = reading({ homeId: 'h4', state: 'open' });
+    const second = reading({ homeId: 'h4', state: 'closed' });
+    await sink.write(second, receivedEvent(jsonBody(second), 11), signal);
+    expect(await sink.write(first, receivedEvent(jsonBody(first), 10), signal)).toBe('stale');
+    expect((await table.getEntity<SensorActivityRow>('h4', 'door-1')).state).toBe('closed');
+  });
+
+  it('keeps the newest reading when eight writers race on one row', async () => {
+    const readings = Array.from({ length: 8 }, (_, i) =>
+      reading({
+        homeId: 'h5',
+        state: i % 2 ? 'open' : 'closed',
+        occurredAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+      }),
+    );
+    const results = await Promise.all(
+      readings.map((r, i) =>
+        makeHomeActivityTableSink(newClient()).write(r, receivedEvent(jsonBody(r), i), signal),
+      ),
+    );
+    expect(results).toContain('applied');
+    const row = await table.getEntity<SensorActivityRow>('h5', 'door-1');
+    expect(row.occurredAt).toBe(readings[7]!.occurredAt);
+    expect(row.eventSequenceNumber).toBe(7);
+  });
+});
