@@ -1,0 +1,191 @@
+import * as df from 'durable-functions';
+import type { OrchestrationContext, OrchestrationHandler, Task } from 'durable-functions';
+
+import { APPROVAL_EVENT } from '../breaker/orchestrationIds';
+import { BreakerActivity, type BreakerActivityName } from './activityNames';
+import type { OpenTripResult, StoreSnapshot, TransitionInput } from './breakerActivities';
+import type { BreakerNotice } from './breakerNotice';
+import {
+  type ApprovalEventData,
+  type BreakerOrchestrationInput,
+  type BreakerStatus,
+  type ControlOutcome,
+  parseApprovalEvent,
+} from './breakerStatus';
+import { parseOrchestrationInput } from './parseOrchestrationInput';
+
+export interface BreakerOrchestratorSettings {
+  readonly maxReminders: number;
+  readonly reminderMinutes: number;
+  readonly probationSeconds: number;
+  /** Retry policy of every activity call (transient failures only reach it). */
+  readonly retry: { readonly firstRetryIntervalMs: number; readonly maxAttempts: number };
+}
+
+type Steps<T> = Generator<Task, T, unknown>;
+
+/**
+ * One orchestration per trip (design section 5): OPEN → disable → trip notice → wait for approval of
+ * THIS trip, with a bounded number of reminders → HALF_OPEN → reset window → enable → "resumed" →
+ * after a quiet probation, CLOSED. Deterministic: all I/O in activities, time only from
+ * `currentUtcDateTime`, no continueAsNew (so no timer of an earlier generation can fire into a later one).
+ */
+export function makeBreakerOrchestrator(settings: BreakerOrchestratorSettings): OrchestrationHandler {
+  const retry = new df.RetryOptions(settings.retry.firstRetryIntervalMs, settings.retry.maxAttempts);
+
+  return function* breakerOrchestrator(context: OrchestrationContext): Steps<BreakerStatus> {
+    const dfx = context.df;
+    const input: BreakerOrchestrationInput = parseOrchestrationInput(dfx.getInput());
+    const { tripId, functionName } = input;
+    const nowIso = () => dfx.currentUtcDateTime.toISOString();
+    const log = (message: string) => {
+      // Replays re-run this code from the start: log only what happens for the first time.
+      if (!dfx.isReplaying) context.log(`breaker ${tripId}: ${message}`);
+    };
+    let status: BreakerStatus = {
+      phase: 'opening',
+      tripId,
+      functionName,
+      startedAt: nowIso(),
+      updatedAt: nowIso(),
+      remindersSent: 0,
+    };
+    const publish = (patch: Partial<BreakerStatus>) => {
+      status = { ...status, ...patch, updatedAt: nowIso() };
+      dfx.setCustomStatus(status);
+      return status;
+    };
+    const call = (name: BreakerActivityName, activityInput?: unknown) =>
+      dfx.callActivityWithRetry(name, retry, activityInput);
+
+    function* control(name: BreakerActivityName, activityInput: unknown): Steps<ControlOutcome> {
+      try {
+        return (yield call(name, activityInput)) as ControlOutcome;
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return {
+          ok: false,
+          permanent: false,
+          message: `gave up after ${settings.retry.maxAttempts} attempts: ${message}`,
+        };
+      }
+    }
+
+    function* notify(notice: BreakerNotice): Steps<void> {
+      try {
+        yield call(BreakerActivity.sendEmail, notice);
+      } catch (error) {
+        // A lost email must not stop the breaker: the status page still shows the phase.
+        const message = error instanceof Error ? error.message : String(error);
+        log(`could not send the ${notice.kind} email: ${message}`);
+        publish({ emailError: `${notice.kind}: ${message}` });
+      }
+    }
+
+    function* awaitApproval(): Steps<ApprovalEventData> {
+      const waitStart = dfx.currentUtcDateTime.getTime();
+      const reminderMs = settings.reminderMinutes * 60_000;
+      // One wait task lives until an event reaches it: an event raised while a reminder email is being
+      // sent completes this task, and a fresh wait created afterwards would never see it.
+      let approval = dfx.waitForExternalEvent(APPROVAL_EVENT);
+      for (;;) {
+        if (!approval.isCompleted) {
+          if (status.remindersSent < settings.maxReminders) {
+            const dueAt = new Date(waitStart + (status.remindersSent + 1) * reminderMs);
+            const reminder = dfx.createTimer(dueAt);
+            const winner: unknown = yield dfx.Task.any([approval, reminder]);
+            if (winner !== approval) {
+              const n = status.remindersSent + 1;
+              publish({ remindersSent: n });
+              log(`no approval yet: reminder ${n} of ${settings.maxReminders}`);
+              yield* notify({
+                ...base(),
+                kind: 'reminder',
+                reminder: n,
+                maxReminders: settings.maxReminders,
+              });
+              continue;
+            }
+            // The event won: an uncancelled timer would keep the instance alive until it fires.
+            if (!reminder.isCompleted) reminder.cancel();
+          } else {
+            // Reminders used up: wait silently, with no timer at all.
+            yield approval;
+          }
+        }
+        const data = parseApprovalEvent(approval.result);
+        if (data?.tripId === tripId) return data;
+        log(`ignored an approval for trip ${data?.tripId ?? '(malformed)'}`);
+        approval = dfx.waitForExternalEvent(APPROVAL_EVENT);
+      }
+    }
+
+    const base = () => ({ tripId, functionName, at: nowIso() });
+    const supersede = (detail: string) => {
+      log(`ends as superseded: ${detail}`);
+      return publish({ phase: 'superseded', detail });
+    };
+
+    publish({ phase: 'opening' });
+    const opened = (yield call(BreakerActivity.openTrip, tripId)) as OpenTripResult;
+    if (opened.status === 'stale') {
+      return supersede(`the store is ${opened.state} with trip ${opened.currentTripId ?? 'none'}`);
+    }
+
+    if (opened.status === 'open') {
+      publish({ phase: 'disabling' });
+      const disable = yield* control(BreakerActivity.disableTrigger, functionName);
+      if (!disable.ok) log(`could not disable the trigger: ${disable.message}`);
+      publish({ phase: 'notifying', disable });
+      yield* notify({ ...base(), kind: 'tripped', failuresInWindow: input.failuresInWindow, disable });
+
+      publish({ phase: 'awaiting-approval' });
+      const approval = yield* awaitApproval();
+      log(`approved by ${approval.approvedBy}`);
+      publish({ phase: 'resuming', approvedBy: approval.approvedBy, approvedAt: nowIso() });
+      const toHalfOpen: TransitionInput = {
+        from: 'OPEN',
+        to: 'HALF_OPEN',
+        tripId,
+        approvedBy: approval.approvedBy,
+      };
+      if (!((yield call(BreakerActivity.transition, toHalfOpen)) as boolean)) {
+        const now = (yield call(BreakerActivity.readState)) as StoreSnapshot;
+        return supersede(
+          `could not move OPEN → HALF_OPEN: the store is ${now.state} with trip ${now.tripId ?? 'none'}`,
+        );
+      }
+      // G5: the window is emptied before the listener starts again.
+      yield call(BreakerActivity.resetWindow);
+    } else {
+      // Restarted after the approval (e.g. by the watchdog): never disable or wait again.
+      publish({ phase: 'resuming' });
+    }
+
+    const enable = yield* control(BreakerActivity.enableTrigger, { functionName, tripId });
+    const approvedBy = status.approvedBy ?? 'unknown';
+    if (!enable.ok) {
+      log(`could not enable the trigger: ${enable.message}`);
+      publish({ phase: 'enable-failed', enable });
+      yield* notify({ ...base(), kind: 'enable-failed', approvedBy, message: enable.message });
+      return status;
+    }
+    publish({ phase: 'probation', enable });
+    yield* notify({ ...base(), kind: 'resumed', approvedBy, enable });
+
+    yield dfx.createTimer(new Date(dfx.currentUtcDateTime.getTime() + settings.probationSeconds * 1000));
+    const after = (yield call(BreakerActivity.readState)) as StoreSnapshot;
+    if (after.tripId !== tripId)
+      return supersede(`probation failures tripped a new episode (trip ${after.tripId ?? 'none'})`);
+    if (after.state === 'HALF_OPEN') {
+      const toClosed: TransitionInput = { from: 'HALF_OPEN', to: 'CLOSED', tripId };
+      if ((yield call(BreakerActivity.transition, toClosed)) as boolean) {
+        log('probation passed: CLOSED');
+        publish({ phase: 'closed' });
+        yield* notify({ ...base(), kind: 'closed' });
+        return status;
+      }
+    }
+    return supersede(`after probation the store is ${after.state}`);
+  };
+}

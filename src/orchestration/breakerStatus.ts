@@ -1,0 +1,80 @@
+/**
+ * The breaker orchestration's input, custom status and external event: the shapes the trigger,
+ * watchdog, approval page and status page share with the orchestrator.
+ */
+
+/** What the orchestration is started with (one instance per trip). */
+export interface BreakerOrchestrationInput {
+  readonly tripId: string;
+  readonly functionName: string;
+  /** Failures in the window when the breaker tripped; undefined when started by the watchdog. */
+  readonly failuresInWindow: number | undefined;
+}
+
+/** Payload of the `Approval` external event. */
+export interface ApprovalEventData {
+  readonly tripId: string;
+  readonly approvedBy: string;
+}
+
+/**
+ * Readable phases for the status page, in the order an episode goes through them. `superseded` means
+ * the store moved on without this orchestration (a newer trip, or a manual reset); `enable-failed`
+ * means the trigger could not be switched back on and an operator must act.
+ */
+export type BreakerPhase =
+  | 'opening'
+  | 'disabling'
+  | 'notifying'
+  | 'awaiting-approval'
+  | 'resuming'
+  | 'probation'
+  | 'closed'
+  | 'superseded'
+  | 'enable-failed';
+
+/** Phases after which an approval changes nothing. */
+export const PHASES_AFTER_APPROVAL: readonly BreakerPhase[] = [
+  'resuming',
+  'probation',
+  'closed',
+  'superseded',
+  'enable-failed',
+];
+
+/** Result of switching the trigger; a permanent failure (e.g. 403, missing role) is never retried. */
+export type ControlOutcome =
+  { readonly ok: true } | { readonly ok: false; readonly permanent: boolean; readonly message: string };
+
+/** `setCustomStatus` payload and the orchestration's output. Times are ISO strings. */
+export interface BreakerStatus {
+  readonly phase: BreakerPhase;
+  readonly tripId: string;
+  readonly functionName: string;
+  readonly startedAt: string;
+  readonly updatedAt: string;
+  readonly remindersSent: number;
+  readonly disable?: ControlOutcome;
+  readonly enable?: ControlOutcome;
+  readonly approvedBy?: string;
+  readonly approvedAt?: string;
+  /** Last email that could not be sent (the orchestration carries on without it). */
+  readonly emailError?: string;
+  /** Why the orchestration ended early, for `superseded`. */
+  readonly detail?: string;
+}
+
+/** Reads an `Approval` payload; anything malformed is treated as not for this trip. */
+export function parseApprovalEvent(value: unknown): ApprovalEventData | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { tripId, approvedBy } = value as Record<string, unknown>;
+  if (typeof tripId !== 'string' || tripId === '') return undefined;
+  return { tripId, approvedBy: typeof approvedBy === 'string' && approvedBy !== '' ? approvedBy : 'unknown' };
+}
+
+/** Reads the custom status of an instance (from `getStatus`), or undefined when it is not ours. */
+export function parseBreakerStatus(value: unknown): BreakerStatus | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { phase, tripId } = value as Record<string, unknown>;
+  return typeof phase === 'string' && typeof tripId === 'string' ? (value as BreakerStatus) : undefined;
+}

@@ -1,0 +1,25 @@
+import type { BreakerOrchestrationInput } from './breakerStatus';
+
+/** Thrown when the orchestration is started with an input that is not a breaker input. */
+export class InvalidOrchestrationInputError extends Error {
+  readonly code = 'INVALID_ORCHESTRATION_INPUT';
+  override readonly name = 'InvalidOrchestrationInputError';
+}
+
+export const isInvalidOrchestrationInputError = (e: unknown): e is InvalidOrchestrationInputError =>
+  e instanceof InvalidOrchestrationInputError;
+
+export function parseOrchestrationInput(value: unknown): BreakerOrchestrationInput {
+  if (typeof value !== 'object' || value === null)
+    throw new InvalidOrchestrationInputError('input is not an object');
+  const { tripId, functionName, failuresInWindow } = value as Record<string, unknown>;
+  if (typeof tripId !== 'string' || tripId === '')
+    throw new InvalidOrchestrationInputError('tripId is missing');
+  if (typeof functionName !== 'string' || functionName === '')
+    throw new InvalidOrchestrationInputError('functionName is missing');
+  return {
+    tripId,
+    functionName,
+    failuresInWindow: typeof failuresInWindow === 'number' ? failuresInWindow : undefined,
+  };
+}

@@ -1,0 +1,83 @@
+import type { InvocationContext } from '@azure/functions';
+import * as df from 'durable-functions';
+
+import type { BreakerStateName } from '../breaker/breakerStore';
+import { BREAKER_ORCHESTRATOR } from '../breaker/orchestrationIds';
+import { BreakerActivity } from './activityNames';
+import {
+  type BreakerActivities,
+  type BreakerActivityDeps,
+  makeBreakerActivities,
+  type TransitionInput,
+} from './breakerActivities';
+import type { BreakerNotice } from './breakerNotice';
+import { type BreakerOrchestratorSettings, makeBreakerOrchestrator } from './breakerOrchestrator';
+
+/**
+ * Registers the breaker orchestrator and its activities. Dependencies are resolved on the first
+ * activity call, so registering (at app load) never connects to anything.
+ */
+export function registerBreakerOrchestration(
+  settings: BreakerOrchestratorSettings,
+  getDeps: () => BreakerActivityDeps,
+): void {
+  let activities: BreakerActivities | undefined;
+  const acts = () => (activities ??= makeBreakerActivities(getDeps()));
+
+  df.app.orchestration(BREAKER_ORCHESTRATOR, makeBreakerOrchestrator(settings));
+  const activity = (
+    name: string,
+    handler: (input: unknown, context: InvocationContext) => Promise<unknown>,
+  ) => df.app.activity(name, { handler });
+
+  activity(BreakerActivity.openTrip, (input) => acts().openTrip(asString(input, 'tripId')));
+  activity(BreakerActivity.disableTrigger, (input) => acts().disableTrigger(asString(input, 'functionName')));
+  activity(BreakerActivity.enableTrigger, (input, context) => {
+    const { functionName, tripId } = asRecord(input);
+    return acts().enableTrigger(asString(functionName, 'functionName'), asString(tripId, 'tripId'), context);
+  });
+  activity(BreakerActivity.sendEmail, (input) =>
+    acts().sendEmail(asRecord(input) as unknown as BreakerNotice),
+  );
+  activity(BreakerActivity.transition, (input, context) => acts().transition(asTransition(input), context));
+  activity(BreakerActivity.resetWindow, () => acts().resetWindow());
+  activity(BreakerActivity.readState, () => acts().readState());
+}
+
+/** Thrown when an activity receives an input the orchestrator never sends. */
+export class InvalidActivityInputError extends Error {
+  readonly code = 'INVALID_ACTIVITY_INPUT';
+  override readonly name = 'InvalidActivityInputError';
+}
+
+export const isInvalidActivityInputError = (e: unknown): e is InvalidActivityInputError =>
+  e instanceof InvalidActivityInputError;
+
+function asString(value: unknown, what: string): string {
+  if (typeof value !== 'string' || value === '')
+    throw new InvalidActivityInputError(`${what} must be a string`);
+  return value;
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null)
+    throw new InvalidActivityInputError('input must be an object');
+  return value as Record<string, unknown>;
+}
+
+const STATES: readonly string[] = ['CLOSED', 'OPEN', 'HALF_OPEN'] satisfies BreakerStateName[];
+
+function asTransition(value: unknown): TransitionInput {
+  const { from, to, tripId, approvedBy } = asRecord(value);
+  const state = (s: unknown) => {
+    if (typeof s !== 'string' || !STATES.includes(s))
+      throw new InvalidActivityInputError(`bad state ${String(s)}`);
+    return s as BreakerStateName;
+  };
+  return {
+    from: state(from),
+    to: state(to),
+    tripId: asString(tripId, 'tripId'),
+    ...(typeof approvedBy === 'string' ? { approvedBy } : {}),
+  };
+}
