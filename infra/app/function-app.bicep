@@ -1,0 +1,120 @@
+// The Breakwater function app on the Flex Consumption plan (FC1), with its app settings and the one
+// role that lets it switch its own trigger off and on.
+//
+// Flex Consumption specifics: the runtime (node 22) is chosen in functionAppConfig.runtime, not through
+// FUNCTIONS_WORKER_RUNTIME / FUNCTIONS_EXTENSION_VERSION app settings (the plan rejects those); the code
+// package lives in a blob container read with the managed identity (functionAppConfig.deployment); scale
+// limits live in functionAppConfig.scaleAndConcurrency. The Event Hubs trigger never runs more instances
+// than the hub has partitions.
+
+param location string
+param tags object
+param name string
+param planName string
+@description('Resource id and principal id of the user-assigned identity.')
+param identityId string
+param identityPrincipalId string
+param deploymentContainerUrl string
+@minValue(40)
+@maxValue(1000)
+param maximumInstanceCount int
+@allowed([512, 2048, 4096])
+param instanceMemoryMB int
+@description('Breakwater and host app settings; keys must be names from src/config/settings.ts or host settings.')
+param appSettings object
+@description('Extra catalogue settings (e.g. BREAKER_THRESHOLD) on top of appSettings.')
+param appSettingOverrides object
+
+resource plan 'Microsoft.Web/serverfarms@2024-11-01' = {
+  name: planName
+  location: location
+  tags: tags
+  kind: 'functionapp'
+  sku: {
+    tier: 'FlexConsumption'
+    name: 'FC1'
+  }
+  properties: {
+    reserved: true
+  }
+}
+
+resource site 'Microsoft.Web/sites@2024-11-01' = {
+  name: name
+  location: location
+  tags: union(tags, { 'azd-service-name': 'api' })
+  kind: 'functionapp,linux'
+  identity: {
+    type: 'UserAssigned'
+    userAssignedIdentities: {
+      '${identityId}': {}
+    }
+  }
+  properties: {
+    serverFarmId: plan.id
+    httpsOnly: true
+    keyVaultReferenceIdentity: identityId
+    siteConfig: {
+      minTlsVersion: '1.2'
+      ftpsState: 'Disabled'
+    }
+    functionAppConfig: {
+      deployment: {
+        storage: {
+          type: 'blobContainer'
+          value: deploymentContainerUrl
+          authentication: {
+            type: 'UserAssignedIdentity'
+            userAssignedIdentityResourceId: identityId
+          }
+        }
+      }
+      scaleAndConcurrency: {
+        maximumInstanceCount: maximumInstanceCount
+        instanceMemoryMB: instanceMemoryMB
+      }
+      runtime: {
+        name: 'node'
+        version: '22'
+      }
+    }
+  }
+}
+
+// Website Contributor on this function app only (not the resource group): the breaker's ARM adapter
+// reads, merges and writes the app's own settings (AzureWebJobs.<fn>.Disabled) and nothing else.
+var websiteContributor = 'de139f84-1756-47ae-9be6-808fbbe84772'
+
+resource switchesOwnTrigger 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
+  name: guid(site.id, identityPrincipalId, websiteContributor)
+  scope: site
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', websiteContributor)
+    principalId: identityPrincipalId
+    principalType: 'ServicePrincipal'
+  }
+}
+
+// NEVER set AzureWebJobs.<FunctionName>.Disabled here (nor in appSettings or appSettingOverrides): only the
+// breaker owns that switch, and a redeploy that wrote it would silently re-enable a tripped breaker.
+// Worse, the appsettings PUT below replaces the whole set, so a redeploy would also *drop* a switch the
+// breaker set. So the live switches are read back and carried over unchanged.
+resource liveAppSettings 'Microsoft.Web/sites/config@2024-11-01' existing = {
+  parent: site
+  name: 'appsettings'
+}
+
+func isTriggerSwitch(key string) bool => startsWith(toLower(key), 'azurewebjobs.') && endsWith(toLower(key), '.disabled')
+
+module settings 'app-settings.bicep' = {
+  name: 'app-settings'
+  params: {
+    siteName: site.name
+    appSettings: appSettings
+    appSettingOverrides: toObject(filter(items(appSettingOverrides), s => !isTriggerSwitch(s.key)), s => s.key, s => s.value)
+    liveTriggerSwitches: toObject(filter(items(liveAppSettings.list().properties), s => isTriggerSwitch(s.key)), s => s.key, s => s.value)
+  }
+}
+
+output name string = site.name
+output uri string = 'https://${site.properties.defaultHostName}'

@@ -1,0 +1,250 @@
+// Breakwater: Event Hubs consumer on Azure Functions (Flex Consumption) with a circuit breaker.
+// Deployed with `azd up` (azure.yaml at the repository root); see docs/operations.md.
+targetScope = 'subscription'
+
+@minLength(1)
+@maxLength(64)
+@description('Name of the azd environment: part of every resource name and the azd-env-name tag.')
+param environmentName string
+
+@minLength(1)
+@description('Region of every regional resource; it must offer the Flex Consumption plan.')
+param location string
+
+@description('Object id of the user or principal running azd: gets Event Hubs Data Sender (producer script) and storage data roles (dead letters). Empty to skip.')
+param principalId string = ''
+
+@allowed(['User', 'ServicePrincipal', 'Group'])
+param principalType string = 'User'
+
+@allowed(['table', 'redis'])
+@description('BREAKER_STORE: where the shared failure window lives. redis also deploys Azure Managed Redis.')
+param breakerStore string = 'table'
+
+@secure()
+@minLength(32)
+@description('APPROVAL_SIGNING_KEY: HMAC key of the emailed approval links. Keep it stable across deployments, or pending links stop working.')
+param approvalSigningKey string
+
+@secure()
+@description('APPROVAL_SIGNING_KEY_PREVIOUS: the key being rotated away from; empty when not rotating.')
+param approvalSigningKeyPrevious string = ''
+
+@minLength(3)
+@description('APPROVERS: operators emailed when the breaker trips, separated by ; or ,.')
+param approvers string
+
+@description('EVENTHUB_NAME')
+param eventHubName string = 'sensor-readings'
+
+@minValue(1)
+@maxValue(32)
+@description('Partitions of the hub: the upper bound of consumer parallelism. Fixed once created on Standard.')
+param eventHubPartitionCount int = 16
+
+@description('EVENTHUB_CONSUMER_GROUP')
+param consumerGroupName string = 'breakwater'
+
+@description('SINK_TABLE_NAME')
+param sinkTableName string = 'HomeActivity'
+
+@description('BREAKER_TABLE_NAME')
+param breakerTableName string = 'BreakerState'
+
+@description('DEAD_LETTER_CONTAINER')
+param deadLetterContainerName string = 'dead-letters'
+
+@description('DEAD_LETTER_QUEUE')
+param deadLetterQueueName string = 'dead-letters'
+
+@description('Data location of Azure Communication Services, e.g. United States, Europe, UK.')
+param communicationDataLocation string = 'United States'
+
+@minValue(40)
+@maxValue(1000)
+param maximumInstanceCount int = 100
+
+@allowed([512, 2048, 4096])
+param instanceMemoryMB int = 2048
+
+@description('Further Breakwater settings by catalogue name (src/config/settings.ts), e.g. { "BREAKER_THRESHOLD": "100" }. Unset settings take the catalogue defaults.')
+param appSettingOverrides object = {}
+
+var abbrs = loadJsonContent('abbreviations.json')
+var resourceToken = toLower(uniqueString(subscription().id, environmentName, location))
+var tags = { 'azd-env-name': environmentName }
+var functionAppName = '${abbrs.webSitesFunctions}api-${resourceToken}'
+var deploymentContainerName = 'app-package-${take(resourceToken, 7)}'
+
+resource rg 'Microsoft.Resources/resourceGroups@2024-03-01' = {
+  name: '${abbrs.resourcesResourceGroups}${environmentName}'
+  location: location
+  tags: tags
+}
+
+module identity 'core/identity.bicep' = {
+  name: 'identity'
+  scope: rg
+  params: {
+    location: location
+    tags: tags
+    name: '${abbrs.managedIdentityUserAssignedIdentities}api-${resourceToken}'
+  }
+}
+
+module monitoring 'core/monitoring.bicep' = {
+  name: 'monitoring'
+  scope: rg
+  params: {
+    location: location
+    tags: tags
+    logAnalyticsName: '${abbrs.operationalInsightsWorkspaces}${resourceToken}'
+    applicationInsightsName: '${abbrs.insightsComponents}${resourceToken}'
+    identityPrincipalId: identity.outputs.principalId
+  }
+}
+
+module storage 'core/storage.bicep' = {
+  name: 'storage'
+  scope: rg
+  params: {
+    location: location
+    tags: tags
+    name: '${abbrs.storageStorageAccounts}${resourceToken}'
+    deploymentContainerName: deploymentContainerName
+    deadLetterContainerName: deadLetterContainerName
+    deadLetterQueueName: deadLetterQueueName
+    tableNames: [sinkTableName, breakerTableName]
+    identityPrincipalId: identity.outputs.principalId
+    principalId: principalId
+    principalType: principalType
+  }
+}
+
+module eventHubs 'core/event-hubs.bicep' = {
+  name: 'event-hubs'
+  scope: rg
+  params: {
+    location: location
+    tags: tags
+    namespaceName: '${abbrs.eventHubNamespaces}${resourceToken}'
+    eventHubName: eventHubName
+    partitionCount: eventHubPartitionCount
+    consumerGroupName: consumerGroupName
+    identityPrincipalId: identity.outputs.principalId
+    principalId: principalId
+    principalType: principalType
+  }
+}
+
+module keyVault 'core/key-vault.bicep' = {
+  name: 'key-vault'
+  scope: rg
+  params: {
+    location: location
+    tags: tags
+    name: '${abbrs.keyVaultVaults}${resourceToken}'
+    identityPrincipalId: identity.outputs.principalId
+    approvalSigningKey: approvalSigningKey
+    approvalSigningKeyPrevious: approvalSigningKeyPrevious
+  }
+}
+
+module redis 'core/redis.bicep' = if (breakerStore == 'redis') {
+  name: 'redis'
+  scope: rg
+  params: {
+    location: location
+    tags: tags
+    name: '${abbrs.cacheRedisEnterprise}${resourceToken}'
+    keyVaultName: keyVault.outputs.name
+  }
+}
+
+module communication 'core/communication.bicep' = {
+  name: 'communication'
+  scope: rg
+  params: {
+    tags: tags
+    communicationName: '${abbrs.communicationCommunicationServices}${resourceToken}'
+    emailServiceName: '${abbrs.communicationEmailServices}${resourceToken}'
+    dataLocation: communicationDataLocation
+    identityPrincipalId: identity.outputs.principalId
+  }
+}
+
+// An app setting that the platform resolves from Key Vault with the app's identity.
+func keyVaultReference(secretUri string) string => '@Microsoft.KeyVault(SecretUri=${secretUri})'
+
+module functionApp 'app/function-app.bicep' = {
+  name: 'function-app'
+  scope: rg
+  params: {
+    location: location
+    tags: tags
+    name: functionAppName
+    planName: '${abbrs.webServerFarms}${resourceToken}'
+    identityId: identity.outputs.id
+    identityPrincipalId: identity.outputs.principalId
+    deploymentContainerUrl: storage.outputs.deploymentContainerUrl
+    maximumInstanceCount: maximumInstanceCount
+    instanceMemoryMB: instanceMemoryMB
+    appSettingOverrides: appSettingOverrides
+    // Names are those of src/config/settings.ts and of the Functions host; test/deploy checks them.
+    // Settings left out here take their catalogue default, or are auto-detected in Azure (PUBLIC_BASE_URL
+    // from WEBSITE_HOSTNAME). Empty values count as unset.
+    appSettings: {
+      // Functions host: identity-based connections (the host reads these, not our code).
+      AzureWebJobsStorage__credential: 'managedidentity'
+      AzureWebJobsStorage__clientId: identity.outputs.clientId
+      AzureWebJobsStorage__blobServiceUri: storage.outputs.blobEndpoint
+      AzureWebJobsStorage__queueServiceUri: storage.outputs.queueEndpoint
+      AzureWebJobsStorage__tableServiceUri: storage.outputs.tableEndpoint
+      EventHubConnection__fullyQualifiedNamespace: eventHubs.outputs.fullyQualifiedNamespace
+      EventHubConnection__credential: 'managedidentity'
+      EventHubConnection__clientId: identity.outputs.clientId
+      APPLICATIONINSIGHTS_CONNECTION_STRING: monitoring.outputs.connectionString
+      APPLICATIONINSIGHTS_AUTHENTICATION_STRING: 'ClientId=${identity.outputs.clientId};Authorization=AAD'
+
+      // Breakwater (src/config/settings.ts).
+      EVENTHUB_NAME: eventHubs.outputs.eventHubName
+      EVENTHUB_CONSUMER_GROUP: eventHubs.outputs.consumerGroupName
+      SINK_TABLE_NAME: sinkTableName
+      BREAKER_TABLE_NAME: breakerTableName
+      DEAD_LETTER_CONTAINER: deadLetterContainerName
+      DEAD_LETTER_QUEUE: deadLetterQueueName
+      BREAKER_STORE: breakerStore
+      REDIS_CONNECTION: breakerStore == 'redis' ? keyVaultReference(redis!.outputs.connectionSecretUri) : ''
+      TRIGGER_CONTROL: 'arm'
+      // Explicit rather than parsed from WEBSITE_OWNER_NAME, whose shape differs between plans.
+      AZURE_SUBSCRIPTION_ID: subscription().subscriptionId
+      AZURE_RESOURCE_GROUP: rg.name
+      AZURE_FUNCTIONAPP_NAME: functionAppName
+      AZURE_CLIENT_ID: identity.outputs.clientId
+      EMAIL_PROVIDER: 'acs'
+      ACS_ENDPOINT: communication.outputs.endpoint
+      EMAIL_SENDER: communication.outputs.senderAddress
+      APPROVERS: approvers
+      APPROVAL_SIGNING_KEY: keyVaultReference(keyVault.outputs.approvalSigningKeyUri)
+      APPROVAL_SIGNING_KEY_PREVIOUS: empty(approvalSigningKeyPrevious)
+        ? ''
+        : keyVaultReference(keyVault.outputs.approvalSigningKeyPreviousUri)
+    }
+  }
+}
+
+// Outputs azd stores in .azure/<env>/.env (never a secret).
+output AZURE_LOCATION string = location
+output AZURE_TENANT_ID string = tenant().tenantId
+output AZURE_RESOURCE_GROUP string = rg.name
+output AZURE_FUNCTION_APP_NAME string = functionApp.outputs.name
+output SERVICE_API_NAME string = functionApp.outputs.name
+output SERVICE_API_URI string = functionApp.outputs.uri
+output AZURE_CLIENT_ID string = identity.outputs.clientId
+output AZURE_STORAGE_ACCOUNT_NAME string = storage.outputs.name
+output AZURE_KEY_VAULT_NAME string = keyVault.outputs.name
+output APPLICATIONINSIGHTS_NAME string = monitoring.outputs.applicationInsightsName
+output EVENTHUB_FULLY_QUALIFIED_NAMESPACE string = eventHubs.outputs.fullyQualifiedNamespace
+output EVENTHUB_NAME string = eventHubs.outputs.eventHubName
+output EVENTHUB_CONSUMER_GROUP string = eventHubs.outputs.consumerGroupName
+output BREAKER_STORE string = breakerStore
