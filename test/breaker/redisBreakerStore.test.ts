@@ -1,0 +1,76 @@
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+
+import { isBreakerStoreCorruptError } from '../../src/breaker/breakerErrors';
+import type { BreakerStore } from '../../src/breaker/breakerStore';
+import { breakerKeys, makeRedisBreakerStore } from '../../src/breaker/redisBreakerStore';
+import { createBreakerRedis } from '../../src/breaker/redisClient';
+import { breakerStoreContract, failures, T0, testPolicy, uniqueName } from './breakerStoreContract';
+
+const url = inject('redisUrl');
+const admin = new Redis(url);
+afterAll(() => admin.quit());
+
+const open = (name: string, policy = testPolicy): Promise<BreakerStore> =>
+  Promise.resolve(makeRedisBreakerStore({ redis: createBreakerRedis(url), name, policy }));
+
+breakerStoreContract('Redis', open);
+
+describe('Redis breaker store', () => {
+  it('keeps every key of one breaker under one hash tag (one cluster slot)', async () => {
+    const name = uniqueName('tag');
+    const store = await open(name);
+    await store.record(failures(6), T0);
+    const keys = await admin.keys(`breakwater:{${name}}:*`);
+    expect(keys.sort()).toEqual(Object.values(breakerKeys(name)).sort());
+    const slots = await Promise.all(keys.map((k) => admin.cluster('KEYSLOT', k).catch(() => undefined)));
+    // CLUSTER KEYSLOT answers on a non-cluster server too (Redis ≥ 7): one slot for all keys.
+    expect(new Set(slots).size).toBe(1);
+    await store.close();
+  });
+
+  it('holds at most one field per bucket, with an expiry of one window past the last write', async () => {
+    const name = uniqueName('mem');
+    const store = await open(name);
+    for (let s = 0; s < 40; s++) await store.record(failures(3), T0 + s * 1_000);
+    const { window } = breakerKeys(name);
+    expect(await admin.hlen(window)).toBe(10);
+    const ttl = await admin.pttl(window);
+    expect(ttl).toBeGreaterThan(9_000);
+    expect(ttl).toBeLessThanOrEqual(11_000);
+    await store.close();
+  });
+
+  it('reports a non-numeric bucket as a typed error and leaves the hash untouched', async () => {
+    const name = uniqueName('bad');
+    const store = await open(name);
+    await store.record(failures(1), T0);
+    const { window } = breakerKeys(name);
+    await admin.hset(window, String(T0 / 1000), 'lots');
+    const error = await store.record(failures(1), T0).catch((e: unknown) => e);
+    expect(isBreakerStoreCorruptError(error)).toBe(true);
+    expect(await admin.hget(window, String(T0 / 1000))).toBe('lots');
+    expect(isBreakerStoreCorruptError(await store.windowBuckets(T0).catch((e: unknown) => e))).toBe(true);
+    await store.close();
+  });
+
+  it('reports an unknown state as a typed error, in record and getState alike', async () => {
+    const name = uniqueName('bad');
+    const store = await open(name);
+    await admin.hset(breakerKeys(name).state, 'state', 'AJAR', 'tripId', 'x', 'since', '1');
+    expect(isBreakerStoreCorruptError(await store.getState().catch((e: unknown) => e))).toBe(true);
+    expect(isBreakerStoreCorruptError(await store.record(failures(1), T0).catch((e: unknown) => e))).toBe(
+      true,
+    );
+    expect(await admin.exists(breakerKeys(name).window)).toBe(0);
+    await store.close();
+  });
+
+  it('reports a malformed trip record as a typed error', async () => {
+    const name = uniqueName('bad');
+    const store = await open(name);
+    await admin.lpush(breakerKeys(name).trips, '{"not":"a trip"}');
+    expect(isBreakerStoreCorruptError(await store.history(5).catch((e: unknown) => e))).toBe(true);
+    await store.close();
+  });
+});

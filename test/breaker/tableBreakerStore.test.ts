@@ -1,0 +1,99 @@
+import { TableClient } from '@azure/data-tables';
+import { describe, expect, inject, it } from 'vitest';
+
+import { isBreakerStoreCorruptError } from '../../src/breaker/breakerErrors';
+import { makeTableBreakerStore, type TableBreakerStore } from '../../src/breaker/tableBreakerStore';
+import { breakerStoreContract, failures, T0, testPolicy, uniqueName } from './breakerStoreContract';
+
+const connectionString = inject('storageConnectionString');
+const tableName = `Breaker${Math.random().toString(36).slice(2, 8)}`;
+const client = () =>
+  TableClient.fromConnectionString(connectionString, tableName, {
+    allowInsecureConnection: true,
+    retryOptions: { maxRetries: 1 },
+  });
+
+const open = (name: string, policy = testPolicy): Promise<TableBreakerStore> =>
+  Promise.resolve(makeTableBreakerStore({ table: client(), name, policy }));
+
+breakerStoreContract('Table', open);
+
+async function rows(name: string) {
+  const out: Record<string, unknown>[] = [];
+  for await (const e of client().listEntities({ queryOptions: { filter: `PartitionKey eq '${name}'` } }))
+    out.push(e);
+  return out;
+}
+
+describe('Table breaker store', () => {
+  it('writes one row per (bucket, writer) and never conflicts on record', async () => {
+    const name = uniqueName('rows');
+    const [a, b] = [await open(name), await open(name)];
+    await Promise.all([a.record(failures(2), T0), b.record(failures(3), T0), a.record(failures(1), T0 + 10)]);
+    await b.record(failures(1), T0 + 1_000);
+    const buckets = (await rows(name)).filter((r) => String(r.rowKey).startsWith('b-'));
+    expect(buckets.map((r) => [r.bucket, r.count]).sort()).toEqual(
+      [
+        [T0 / 1000, 3],
+        [T0 / 1000, 3],
+        [T0 / 1000 + 1, 1],
+      ].sort(),
+    );
+    expect(a.stats().conflicts + b.stats().conflicts).toBe(0);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('deletes bucket rows that left the window', async () => {
+    const name = uniqueName('clean');
+    const store = await open(name);
+    for (let s = 0; s < 5; s++) await store.record(failures(1), T0 + s * 1_000);
+    await store.record(failures(1), T0 + 30_000); // a window later: cleanup runs
+    await store.close(); // waits for the background cleanup
+    const buckets = (await rows(name)).filter((r) => String(r.rowKey).startsWith('b-'));
+    expect(buckets.map((r) => r.bucket)).toEqual([T0 / 1000 + 30]);
+  });
+
+  it('counts a writer that recorded before a reset only from the reset on', async () => {
+    const name = uniqueName('epoch');
+    const [a, b] = [await open(name), await open(name)];
+    await a.record(failures(4), T0);
+    await b.resetWindow();
+    expect((await a.record(failures(1), T0 + 100)).failuresInWindow).toBe(1);
+    expect((await b.record(failures(1), T0 + 200)).failuresInWindow).toBe(2);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('reports an unknown state as a typed error', async () => {
+    const name = uniqueName('bad');
+    await client().createTable();
+    await client().upsertEntity({
+      partitionKey: name,
+      rowKey: 'state',
+      state: 'AJAR',
+      tripId: 'x',
+      since: 1,
+    });
+    const store = await open(name);
+    expect(isBreakerStoreCorruptError(await store.getState().catch((e: unknown) => e))).toBe(true);
+    expect(isBreakerStoreCorruptError(await store.record(failures(1), T0).catch((e: unknown) => e))).toBe(
+      true,
+    );
+    await store.close();
+  });
+
+  it('reports a bucket row with a non-numeric count as a typed error', async () => {
+    const name = uniqueName('bad');
+    const store = await open(name);
+    await store.record(failures(1), T0);
+    await client().upsertEntity({
+      partitionKey: name,
+      rowKey: `b-${String(T0 / 1000).padStart(16, '0')}-zz`,
+      bucket: T0 / 1000,
+      count: 'lots',
+    });
+    expect(isBreakerStoreCorruptError(await store.record(failures(1), T0).catch((e: unknown) => e))).toBe(
+      true,
+    );
+    await store.close();
+  });
+});
