@@ -1,0 +1,102 @@
+import type { HttpHandler, HttpRequest, HttpResponseInit, InvocationContext } from '@azure/functions';
+
+import type { BreakerStore } from '../breaker/breakerStore';
+import type { TokenVerification } from '../notify/approvalTokenTypes';
+import { ensureError } from '../processing/errors';
+import type { Clock } from '../time/clock';
+import { approvedPage, confirmationPage, refusalPage, unavailablePage } from './approvalPages';
+import { refuseSituation, refuseToken } from './approvalRefusal';
+import { PRINCIPAL_HEADER, readApprover } from './approverName';
+import type { OrchestrationControlFactory } from './orchestrationControl';
+import { readTripSituation, type SituationStore, type TripSituation } from './tripSituation';
+
+export interface ApprovalHandlerDeps {
+  readonly functionName: string;
+  readonly clock: Clock;
+  /** Verifies a token with the configured keys (current and previous). */
+  readonly verifyToken: (token: string, now: number) => TokenVerification;
+  readonly store: SituationStore & Pick<BreakerStore, 'updateTrip'>;
+  readonly deadLetterCount: () => Promise<number | undefined>;
+  readonly orchestration: OrchestrationControlFactory;
+}
+
+/** A form post is a few hundred bytes; anything far larger is not from our page. */
+const MAX_FORM_BYTES = 16 * 1024;
+
+/**
+ * `GET /api/approve?token=…` shows the confirmation page and changes nothing (mail scanners and link
+ * previewers follow GET links). `POST` from that page re-checks everything and raises `Approval`.
+ *
+ * CSRF: the page uses no cookie or other ambient credential; the POST must carry the signed token,
+ * which is the credential itself, bound to one function and one trip, expiring, and only honoured
+ * while that trip's orchestration waits. A forged cross-site POST therefore needs the token, and with
+ * it could simply approve. The one ambient input is the App Service Authentication principal (its
+ * session cookie): so that a stolen link cannot be approved in a victim's name from another site,
+ * browser POSTs marked cross-site by Sec-Fetch-Site are refused.
+ */
+export function makeApprovalHandler(deps: ApprovalHandlerDeps): HttpHandler {
+  return async (request: HttpRequest, context: InvocationContext): Promise<HttpResponseInit> => {
+    const isPost = request.method === 'POST';
+    if (isPost && isCrossSite(request)) return refusalPage('cross-site');
+    const form = isPost ? await readForm(request) : undefined;
+    if (isPost && form === undefined) return refusalPage('malformed');
+    const token = (form ?? request.query).get('token');
+    if (token === null || token === '') return refusalPage('malformed');
+
+    const now = deps.clock.now();
+    const checked = refuseToken(deps.verifyToken(token, now), deps.functionName);
+    if ('refusal' in checked) return refusalPage(checked.refusal);
+    const { payload } = checked;
+
+    const orchestration = deps.orchestration(context);
+    let situation: TripSituation;
+    try {
+      situation = await readTripSituation(payload.tripId, now, { ...deps, orchestration });
+    } catch (error) {
+      context.error(`approval page: breaker state unavailable: ${ensureError(error).message}`);
+      return unavailablePage();
+    }
+    const refusal = refuseSituation(payload.tripId, situation);
+    if (refusal !== undefined) return refusalPage(refusal, { payload, situation });
+
+    const principal = request.headers.get(PRINCIPAL_HEADER)?.trim() || undefined;
+    if (!isPost) return confirmationPage({ payload, situation, token, principal });
+
+    const approver = readApprover(request.headers, form?.get('approver') ?? null);
+    if (!approver.ok)
+      return confirmationPage({ payload, situation, token, principal, problem: approver.problem });
+
+    try {
+      await orchestration.raiseApproval(payload.tripId, approver.approver);
+    } catch (error) {
+      context.error(`approval for trip ${payload.tripId} could not be raised: ${ensureError(error).message}`);
+      return unavailablePage();
+    }
+    context.log(
+      `trip ${payload.tripId} approved by ${JSON.stringify(approver.approver)} (${approver.source})`,
+    );
+    // Recorded after the event is raised: a failed raise must never leave an "approved" record behind.
+    // Recording here (too) makes a second click read "already approved" before the orchestration runs.
+    await deps.store
+      .updateTrip(payload.tripId, { approvedAt: now, approvedBy: approver.approver })
+      .catch((error: unknown) => {
+        context.warn(
+          `approval raised, but not recorded on trip ${payload.tripId}: ${ensureError(error).message}`,
+        );
+      });
+    return approvedPage(payload, approver.approver);
+  };
+}
+
+function isCrossSite(request: HttpRequest): boolean {
+  const site = request.headers.get('sec-fetch-site');
+  return site === 'cross-site' || site === 'same-site';
+}
+
+async function readForm(request: HttpRequest): Promise<URLSearchParams | undefined> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) return undefined;
+  const text = await request.text();
+  if (Buffer.byteLength(text) > MAX_FORM_BYTES) return undefined;
+  return new URLSearchParams(text);
+}

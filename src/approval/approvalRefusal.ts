@@ -1,0 +1,60 @@
+import type { ApprovalTokenPayload, TokenVerification } from '../notify/approvalTokenTypes';
+import { AWAITING_APPROVAL } from './orchestrationControl';
+import type { TripSituation } from './tripSituation';
+
+/** Every reason an approval link does not lead to a restart; each has its own page and status. */
+export type ApprovalRefusal =
+  | 'malformed'
+  | 'bad-signature'
+  | 'expired'
+  | 'other-function'
+  | 'stale-trip'
+  | 'already-approved'
+  | 'circuit-closed'
+  | 'not-waiting'
+  | 'missing-approver'
+  | 'cross-site';
+
+export const refusalStatus: Readonly<Record<ApprovalRefusal, number>> = {
+  malformed: 400,
+  'bad-signature': 403,
+  expired: 410,
+  'other-function': 403,
+  'stale-trip': 409,
+  'already-approved': 409,
+  'circuit-closed': 409,
+  'not-waiting': 409,
+  'missing-approver': 400,
+  'cross-site': 403,
+};
+
+/** Orchestration phases that can only be reached after an approval. */
+const APPROVED_PHASES = new Set(['resuming', 'probation', 'closed']);
+
+/** The token's own verdict plus the function check: no I/O needed. */
+export function refuseToken(
+  verification: TokenVerification,
+  functionName: string,
+): { refusal: ApprovalRefusal } | { payload: ApprovalTokenPayload } {
+  if (!verification.ok) return { refusal: verification.reason };
+  if (verification.payload.functionName !== functionName) return { refusal: 'other-function' };
+  return { payload: verification.payload };
+}
+
+/**
+ * Judges a valid token against the live situation. Order matters: a link for an older trip is stale
+ * even if that trip was approved; "already approved" wins over "closed" so a second click on the same
+ * link is recognisable after probation has closed the circuit.
+ */
+export function refuseSituation(tripId: string, situation: TripSituation): ApprovalRefusal | undefined {
+  if (situation.state.tripId !== tripId) return 'stale-trip';
+  const phase = situation.orchestration?.phase;
+  const approved =
+    situation.trip?.approvedAt !== undefined ||
+    situation.orchestration?.approvedBy !== undefined ||
+    (phase !== undefined && APPROVED_PHASES.has(phase));
+  if (approved) return 'already-approved';
+  if (situation.state.state === 'CLOSED') return 'circuit-closed';
+  if (phase !== AWAITING_APPROVAL) return 'not-waiting';
+  return undefined;
+}

@@ -1,0 +1,29 @@
+import type { InvocationContext } from '@azure/functions';
+
+/** What the breaker orchestration of one trip is doing, read from its custom status. */
+export interface OrchestrationView {
+  /** Custom status phase, e.g. 'awaiting-approval', 'probation', 'closed'. */
+  readonly phase: string | undefined;
+  /** Durable runtime status, e.g. 'Running', 'Completed'. */
+  readonly runtimeStatus: string;
+  /** Set by the orchestration once it has received an approval. */
+  readonly approvedBy?: string;
+}
+
+/**
+ * The HTTP functions' view of the breaker orchestration (port). The durable client is bound per
+ * invocation, so the adapter is created from the invocation context.
+ */
+export interface OrchestrationControl {
+  /** The orchestration of this trip, or undefined when there is none. */
+  view(tripId: string): Promise<OrchestrationView | undefined>;
+  /** Raises `Approval` for this trip on its orchestration. */
+  raiseApproval(tripId: string, approvedBy: string): Promise<void>;
+  /** Starts the orchestration for a trip, as the processing trigger does when it trips the breaker. */
+  start(tripId: string): Promise<string>;
+}
+
+export type OrchestrationControlFactory = (context: InvocationContext) => OrchestrationControl;
+
+/** The only phase in which an approval is accepted. */
+export const AWAITING_APPROVAL = 'awaiting-approval';

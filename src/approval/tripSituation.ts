@@ -1,0 +1,43 @@
+import type { BreakerState, BreakerStore, TripRecord } from '../breaker/breakerStore';
+import type { OrchestrationControl, OrchestrationView } from './orchestrationControl';
+
+/** Everything the approval page shows and judges about one trip, read without changing anything. */
+export interface TripSituation {
+  readonly state: BreakerState;
+  readonly trip: TripRecord | undefined;
+  readonly failuresInWindow: number;
+  readonly deadLetters: number | undefined;
+  readonly orchestration: OrchestrationView | undefined;
+}
+
+export type SituationStore = Pick<BreakerStore, 'getState' | 'history' | 'windowBuckets'>;
+
+/** How far back the audit trail is searched for the trip a link names. */
+const TRIP_LOOKUP_LIMIT = 50;
+
+/** Reads the trip's situation in parallel; store failures propagate (the caller shows a 503 page). */
+export async function readTripSituation(
+  tripId: string,
+  now: number,
+  deps: {
+    readonly store: SituationStore;
+    readonly orchestration: OrchestrationControl;
+    readonly deadLetterCount: () => Promise<number | undefined>;
+  },
+): Promise<TripSituation> {
+  const [state, history, buckets, deadLetters, orchestration] = await Promise.all([
+    deps.store.getState(),
+    deps.store.history(TRIP_LOOKUP_LIMIT),
+    deps.store.windowBuckets(now),
+    // Counts are informative only: a queue hiccup must not block an approval.
+    deps.deadLetterCount().catch(() => undefined),
+    deps.orchestration.view(tripId),
+  ]);
+  return {
+    state,
+    trip: history.find((t) => t.tripId === tripId),
+    failuresInWindow: buckets.reduce((sum, b) => sum + b.failures, 0),
+    deadLetters,
+    orchestration,
+  };
+}
