@@ -1,12 +1,14 @@
 import type { TokenCredential } from '@azure/core-auth';
 import { DefaultAzureCredential } from '@azure/identity';
 
+import type { BreakerStore } from '../breaker/breakerStore';
+import { makeBreakerStore } from '../breaker/makeBreakerStore';
+import { makeStoreBreakerGate, type StoreBreakerGate } from '../breaker/storeBreakerGate';
 import type { AppConfig } from '../config/appConfig';
 import { type Environment, loadConfig } from '../config/loadConfig';
 import type { ActivitySink } from '../processing/activitySink';
 import { type BatchProcessor, makeBatchProcessor } from '../processing/batchProcessor';
 import { makeBlobQueueDeadLetterStore } from '../processing/blobQueueDeadLetterStore';
-import { alwaysClosedGate, type BreakerGate } from '../processing/breakerGate';
 import type { DeadLetterStore } from '../processing/deadLetter';
 import { makeHomeActivityTableSink } from '../processing/homeActivityTableSink';
 import { makeStorageClients, type StorageClients } from '../storage/storageClients';
@@ -19,7 +21,10 @@ export interface Runtime {
   readonly storage: StorageClients;
   readonly sink: ActivitySink;
   readonly deadLetters: DeadLetterStore;
-  readonly breaker: BreakerGate;
+  /** The shared failure window and breaker state (`BREAKER_STORE` selects Redis or Table). */
+  readonly breakerStore: BreakerStore;
+  /** The processing function's cached view of the store; `health()` feeds the status page (G6). */
+  readonly breaker: StoreBreakerGate;
   readonly processBatch: BatchProcessor;
 }
 
@@ -44,7 +49,14 @@ export function createRuntime(env: Environment, clock: Clock = systemClock): Run
     storage.container(config.processing.deadLetterContainer, deadLetterRetry),
     storage.queue(config.processing.deadLetterQueue, deadLetterRetry),
   );
-  const breaker = alwaysClosedGate;
+  const breakerStore = makeBreakerStore(config, storage);
+  const breaker = makeStoreBreakerGate({
+    store: breakerStore,
+    clock,
+    stateCacheMs: config.breaker.stateCacheMs,
+    // Process-wide, outside any invocation: outages are logged once per interval, not per batch.
+    logger: console,
+  });
   const processBatch = makeBatchProcessor({
     functionName: config.functionName,
     sink,
@@ -58,7 +70,7 @@ export function createRuntime(env: Environment, clock: Clock = systemClock): Run
     },
     batchDeadlineMs: config.processing.batchDeadlineMs,
   });
-  return { config, clock, storage, sink, deadLetters, breaker, processBatch };
+  return { config, clock, storage, sink, deadLetters, breakerStore, breaker, processBatch };
 }
 
 let shared: Runtime | undefined;
