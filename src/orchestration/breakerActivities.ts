@@ -1,5 +1,6 @@
 import type { BreakerStateName, BreakerStore, TripRecord } from '../breaker/breakerStore';
 import type { TriggerSwitch } from '../control/triggerSwitch';
+import { setDisabledWithOutcome } from '../control/triggerSwitchOutcome';
 import type { EmailSender } from '../notify/emailSender';
 import { ensureError } from '../processing/errors';
 import type { Logger } from '../processing/logger';
@@ -7,17 +8,16 @@ import type { Clock } from '../time/clock';
 import type { BreakerMessageBuilder } from './breakerMessages';
 import type { BreakerNotice } from './breakerNotice';
 import type { ControlOutcome } from './breakerStatus';
-import { permanentOutcomeOrThrow } from './controlOutcome';
+import { toControlOutcome } from './controlOutcome';
 
 export interface BreakerActivityDeps {
   readonly store: BreakerStore;
   readonly triggerSwitch: TriggerSwitch;
+  /** `local`: the switch writes nothing and the soft OPEN state holds the stream. */
+  readonly controlMode: 'arm' | 'local';
   readonly email: EmailSender;
   readonly messages: BreakerMessageBuilder;
-  readonly approvers: readonly string[];
   readonly clock: Clock;
-  /** The signed link an approver follows; undefined when links cannot be made. */
-  readonly approvalLink: (tripId: string, functionName: string) => string | undefined;
   readonly deadLetterCount: () => Promise<number | undefined>;
 }
 
@@ -56,14 +56,11 @@ export function makeBreakerActivities(deps: BreakerActivityDeps) {
     }
   };
 
-  const setTrigger = async (functionName: string, disabled: boolean): Promise<ControlOutcome> => {
-    try {
-      await deps.triggerSwitch.setDisabled(functionName, disabled);
-      return { ok: true };
-    } catch (error) {
-      return permanentOutcomeOrThrow(error);
-    }
-  };
+  // Transient failures are thrown (callActivityWithRetry tries again); permanent ones come back as values.
+  const setTrigger = async (functionName: string, disabled: boolean): Promise<ControlOutcome> =>
+    toControlOutcome(
+      await setDisabledWithOutcome(deps.triggerSwitch, deps.controlMode, functionName, disabled),
+    );
 
   return {
     /** Confirms the trip is the store's current OPEN episode (the trigger made it OPEN atomically). */
@@ -88,17 +85,15 @@ export function makeBreakerActivities(deps: BreakerActivityDeps) {
       return outcome;
     },
 
-    async sendEmail(notice: BreakerNotice): Promise<void> {
+    async sendEmail(notice: BreakerNotice, logger: Logger): Promise<void> {
       const asksApproval = notice.kind === 'tripped' || notice.kind === 'reminder';
-      const [trip] = asksApproval
-        ? (await deps.store.history(10)).filter((t) => t.tripId === notice.tripId)
-        : [];
       const facts = {
-        sample: trip?.sample ?? [],
-        deadLetterCount: asksApproval ? await deps.deadLetterCount() : undefined,
-        approvalLink: asksApproval ? deps.approvalLink(notice.tripId, notice.functionName) : undefined,
+        trip: asksApproval ? await findTrip(deps.store, notice.tripId, logger) : undefined,
+        // Informative only: a queue hiccup must not hold the email back.
+        deadLetterCount: asksApproval ? await deps.deadLetterCount().catch(() => undefined) : undefined,
+        now: deps.clock.now(),
       };
-      await deps.email.send(deps.messages(notice, facts, deps.approvers));
+      await deps.email.send(deps.messages(notice, facts));
     },
 
     /** Compare-and-set on the store; records approval and close facts on the trip. */
@@ -120,6 +115,22 @@ export function makeBreakerActivities(deps: BreakerActivityDeps) {
       return { state: state.state, tripId: state.tripId, failuresInWindow };
     },
   };
+}
+
+/** How far back the audit trail is searched for the trip of a notice. */
+const TRIP_LOOKUP_LIMIT = 20;
+
+async function findTrip(
+  store: BreakerStore,
+  tripId: string,
+  logger: Logger,
+): Promise<TripRecord | undefined> {
+  try {
+    return (await store.history(TRIP_LOOKUP_LIMIT)).find((t) => t.tripId === tripId);
+  } catch (error) {
+    logger.warn(`could not read the record of trip ${tripId}: ${ensureError(error).message}`);
+    return undefined;
+  }
 }
 
 export type BreakerActivities = ReturnType<typeof makeBreakerActivities>;

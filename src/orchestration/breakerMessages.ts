@@ -1,69 +1,84 @@
-import escapeHtml from 'escape-html';
-
+import type { TripRecord } from '../breaker/breakerStore';
 import type { EmailMessage } from '../notify/emailSender';
+import { approvalLink, signApprovalToken, type SigningKeys } from '../notify/approvalToken';
+import { closed } from '../notify/messages/closed';
+import { reminder } from '../notify/messages/reminder';
+import { resumed } from '../notify/messages/resumed';
+import { tripNotice } from '../notify/messages/tripNotice';
 import type { BreakerNotice, NoticeFacts } from './breakerNotice';
+import { toSwitchOutcome } from './controlOutcome';
+import { enableFailedMessage } from './enableFailedMessage';
 
-/** Renders a notice as an email; the notify templates plug in here through the same shape. */
-export type BreakerMessageBuilder = (
-  notice: BreakerNotice,
-  facts: NoticeFacts,
-  to: readonly string[],
-) => EmailMessage;
+/** Renders a notice as an email. */
+export type BreakerMessageBuilder = (notice: BreakerNotice, facts: NoticeFacts) => EmailMessage;
+
+export interface BreakerMessageSettings {
+  readonly approvers: readonly string[];
+  readonly signingKeys: SigningKeys;
+  readonly linkTtlHours: number;
+  readonly publicBaseUrl: string;
+  readonly probation: { readonly seconds: number; readonly threshold: number };
+}
 
 /**
- * A plain builder used until richer templates are wired in: short subject, the facts as lines, the
- * same lines as HTML. It never includes secrets (only the link the approver needs).
+ * The notify templates, with a freshly signed approval link in every trip notice and reminder (a
+ * reminder's link outlives the first one's).
  */
-export const plainBreakerMessages: BreakerMessageBuilder = (notice, facts, to) => {
-  const lines = bodyLines(notice, facts);
-  return {
-    to,
-    subject: `[Breakwater] ${notice.functionName}: ${subjectOf(notice)} (trip ${notice.tripId})`,
-    text: lines.join('\n'),
-    html: lines.map((l) => `<p>${linkify(l, facts.approvalLink)}</p>`).join('\n'),
-  };
-};
-
-function subjectOf(notice: BreakerNotice): string {
-  switch (notice.kind) {
-    case 'tripped':
-      return 'circuit breaker tripped, approval needed';
-    case 'reminder':
-      return `reminder ${notice.reminder} of ${notice.maxReminders}: approval still needed`;
-    case 'resumed':
-      return 'processing resumed (probation)';
-    case 'enable-failed':
-      return 'approval received but the trigger could not be re-enabled';
-    case 'closed':
-      return 'circuit closed';
-  }
-}
-
-function bodyLines(notice: BreakerNotice, facts: NoticeFacts): string[] {
-  const lines = [`Function: ${notice.functionName}`, `Trip: ${notice.tripId}`, `Time: ${notice.at}`];
-  if (notice.kind === 'tripped') {
-    lines.push(`Failures in window: ${notice.failuresInWindow ?? 'unknown'}`);
-    lines.push(
-      notice.disable.ok
-        ? 'The trigger was disabled.'
-        : `The trigger could NOT be disabled (${notice.disable.permanent ? 'permanent' : 'after retries'}): ` +
-            `${notice.disable.message}. The open circuit still holds the stream.`,
+export function makeBreakerMessages(settings: BreakerMessageSettings): BreakerMessageBuilder {
+  const to = settings.approvers;
+  const link = (notice: BreakerNotice, now: number) => {
+    const expiresAt = now + settings.linkTtlHours * 3_600_000;
+    const token = signApprovalToken(
+      { functionName: notice.functionName, tripId: notice.tripId, expiresAt },
+      settings.signingKeys,
+      now,
     );
-  }
-  if (notice.kind === 'resumed') lines.push(`Approved by: ${notice.approvedBy}`, 'Probation has started.');
-  if (notice.kind === 'enable-failed')
-    lines.push(`Approved by: ${notice.approvedBy}`, `Enabling failed: ${notice.message}`);
-  if (notice.kind === 'tripped' || notice.kind === 'reminder') {
-    lines.push(`Dead letters: ${facts.deadLetterCount ?? 'unknown'}`);
-    for (const s of facts.sample) lines.push(`Recent error (${s.kind}): ${s.message}`);
-    if (facts.approvalLink) lines.push(`Approve the restart: ${facts.approvalLink}`);
-  }
-  return lines;
+    return { approvalUrl: approvalLink(settings.publicBaseUrl, token), linkExpiresAt: expiresAt };
+  };
+
+  return (notice, facts) => {
+    const at = Date.parse(notice.at);
+    switch (notice.kind) {
+      case 'tripped':
+      case 'reminder': {
+        const common = {
+          to,
+          functionName: notice.functionName,
+          trip:
+            facts.trip ??
+            fallbackTrip(notice.tripId, at, notice.kind === 'tripped' ? notice.failuresInWindow : undefined),
+          deadLetterCount: facts.deadLetterCount,
+          ...link(notice, facts.now),
+        };
+        return notice.kind === 'tripped'
+          ? tripNotice({ ...common, switchOutcome: toSwitchOutcome(notice.disable, true) })
+          : reminder({
+              ...common,
+              // The reminder repeats the trip facts; how disabling went is in the trip notice and status.
+              switchOutcome: { kind: 'switched', disabled: true },
+              reminderNumber: notice.reminder,
+              maxReminders: notice.maxReminders,
+            });
+      }
+      case 'resumed':
+        return resumed({
+          to,
+          functionName: notice.functionName,
+          tripId: notice.tripId,
+          approvedBy: notice.approvedBy,
+          approvedAt: at,
+          switchOutcome: toSwitchOutcome(notice.enable, false),
+          probation: settings.probation,
+        });
+      case 'enable-failed':
+        return enableFailedMessage({ to, ...notice });
+      case 'closed':
+        return closed({ to, functionName: notice.functionName, tripId: notice.tripId, closedAt: at });
+    }
+  };
 }
 
-function linkify(line: string, link: string | undefined): string {
-  const escaped = escapeHtml(line);
-  if (!link || !line.endsWith(link)) return escaped;
-  const href = escapeHtml(link);
-  return escaped.slice(0, escaped.length - href.length) + `<a href="${href}">${href}</a>`;
+/** When the store's record of the trip cannot be read, the notice still goes out with what is known. */
+function fallbackTrip(tripId: string, openedAt: number, failuresInWindow: number | undefined): TripRecord {
+  return { tripId, cause: 'threshold', openedAt, failuresInWindow: failuresInWindow ?? 0, sample: [] };
 }

@@ -1,3 +1,4 @@
+import type { TripRecord } from '../breaker/breakerStore';
 import type { ControlOutcome } from './breakerStatus';
 
 /**
@@ -26,8 +27,9 @@ export type BreakerNoticeKind = BreakerNotice['kind'];
 
 /** Facts the email activity looks up before rendering a notice. */
 export interface NoticeFacts {
-  readonly sample: readonly { readonly kind: string; readonly message: string }[];
+  /** The store's record of the trip (sample of errors, cause); undefined when it cannot be found. */
+  readonly trip: TripRecord | undefined;
   readonly deadLetterCount: number | undefined;
-  /** Present for notices that ask for approval (trip notice, reminders). */
-  readonly approvalLink: string | undefined;
+  /** Wall-clock time of sending: approval links expire relative to it. */
+  readonly now: number;
 }

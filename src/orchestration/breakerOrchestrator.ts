@@ -66,6 +66,7 @@ export function makeBreakerOrchestrator(settings: BreakerOrchestratorSettings): 
         return {
           ok: false,
           permanent: false,
+          code: 'RETRIES_EXHAUSTED',
           message: `gave up after ${settings.retry.maxAttempts} attempts: ${message}`,
         };
       }
@@ -164,14 +165,14 @@ export function makeBreakerOrchestrator(settings: BreakerOrchestratorSettings): 
 
     const enable = yield* control(BreakerActivity.enableTrigger, { functionName, tripId });
     const approvedBy = status.approvedBy ?? 'unknown';
-    if (!enable.ok) {
-      log(`could not enable the trigger: ${enable.message}`);
-      publish({ phase: 'enable-failed', enable });
-      yield* notify({ ...base(), kind: 'enable-failed', approvedBy, message: enable.message });
-      return status;
-    }
     publish({ phase: 'probation', enable });
-    yield* notify({ ...base(), kind: 'resumed', approvedBy, enable });
+    if (enable.ok) {
+      yield* notify({ ...base(), kind: 'resumed', approvedBy, enable });
+    } else {
+      // Probation still runs (the store is HALF_OPEN); the operators are told to switch it on by hand.
+      log(`could not enable the trigger: ${enable.message}`);
+      yield* notify({ ...base(), kind: 'enable-failed', approvedBy, message: enable.message });
+    }
 
     yield dfx.createTimer(new Date(dfx.currentUtcDateTime.getTime() + settings.probationSeconds * 1000));
     const after = (yield call(BreakerActivity.readState)) as StoreSnapshot;

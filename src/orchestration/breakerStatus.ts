@@ -19,8 +19,7 @@ export interface ApprovalEventData {
 
 /**
  * Readable phases for the status page, in the order an episode goes through them. `superseded` means
- * the store moved on without this orchestration (a newer trip, or a manual reset); `enable-failed`
- * means the trigger could not be switched back on and an operator must act.
+ * the store moved on without this orchestration (a newer trip, or a manual reset).
  */
 export type BreakerPhase =
   | 'opening'
@@ -30,8 +29,7 @@ export type BreakerPhase =
   | 'resuming'
   | 'probation'
   | 'closed'
-  | 'superseded'
-  | 'enable-failed';
+  | 'superseded';
 
 /** Phases after which an approval changes nothing. */
 export const PHASES_AFTER_APPROVAL: readonly BreakerPhase[] = [
@@ -39,12 +37,16 @@ export const PHASES_AFTER_APPROVAL: readonly BreakerPhase[] = [
   'probation',
   'closed',
   'superseded',
-  'enable-failed',
 ];
 
-/** Result of switching the trigger; a permanent failure (e.g. 403, missing role) is never retried. */
+/**
+ * Result of switching the trigger. A permanent failure (403: missing role) comes back at once and is
+ * never retried; a transient one only after every retry is spent (`permanent: false`). `soft`: no
+ * ARM control (local mode), the soft OPEN state holds the stream.
+ */
 export type ControlOutcome =
-  { readonly ok: true } | { readonly ok: false; readonly permanent: boolean; readonly message: string };
+  | { readonly ok: true; readonly soft: boolean }
+  | { readonly ok: false; readonly permanent: boolean; readonly code: string; readonly message: string };
 
 /** `setCustomStatus` payload and the orchestration's output. Times are ISO strings. */
 export interface BreakerStatus {

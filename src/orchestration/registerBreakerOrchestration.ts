@@ -36,8 +36,8 @@ export function registerBreakerOrchestration(
     const { functionName, tripId } = asRecord(input);
     return acts().enableTrigger(asString(functionName, 'functionName'), asString(tripId, 'tripId'), context);
   });
-  activity(BreakerActivity.sendEmail, (input) =>
-    acts().sendEmail(asRecord(input) as unknown as BreakerNotice),
+  activity(BreakerActivity.sendEmail, (input, context) =>
+    acts().sendEmail(asRecord(input) as unknown as BreakerNotice, context),
   );
   activity(BreakerActivity.transition, (input, context) => acts().transition(asTransition(input), context));
   activity(BreakerActivity.resetWindow, () => acts().resetWindow());
