@@ -66,12 +66,14 @@ export function makeApprovalHandler(deps: ApprovalHandlerDeps): HttpHandler {
     if (!approver.ok)
       return confirmationPage({ payload, situation, token, principal, problem: approver.problem });
 
+    let raised: Awaited<ReturnType<typeof orchestration.raiseApproval>>;
     try {
-      await orchestration.raiseApproval(payload.tripId, approver.approver);
+      raised = await orchestration.raiseApproval(payload.tripId, approver.approver);
     } catch (error) {
       context.error(`approval for trip ${payload.tripId} could not be raised: ${ensureError(error).message}`);
       return unavailablePage();
     }
+    if (!raised.ok) return refusalPage(raised.refusal, { payload, situation });
     context.log(
       `trip ${payload.tripId} approved by ${JSON.stringify(approver.approver)} (${approver.source})`,
     );

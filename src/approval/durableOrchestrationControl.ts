@@ -1,12 +1,12 @@
 import type { InvocationContext } from '@azure/functions';
 import * as df from 'durable-functions';
 
-import { APPROVAL_EVENT, BREAKER_ORCHESTRATOR, breakerInstanceId } from '../breaker/orchestrationIds';
-import type {
-  OrchestrationControl,
-  OrchestrationControlFactory,
-  OrchestrationView,
-} from './orchestrationControl';
+import { breakerInstanceId } from '../breaker/orchestrationIds';
+import { parseBreakerStatus } from '../orchestration/breakerStatus';
+import { findInstance } from '../orchestration/instanceStatus';
+import { raiseApproval } from '../orchestration/raiseApproval';
+import { startBreakerOrchestration } from '../orchestration/startBreakerOrchestration';
+import type { OrchestrationControl, OrchestrationControlFactory } from './orchestrationControl';
 
 /** The durable client input every HTTP function that reads or drives the orchestration declares. */
 export const durableClientInput = df.input.durableClient();
@@ -16,36 +16,32 @@ export function durableOrchestrationControl(functionName: string): Orchestration
   return (context: InvocationContext): OrchestrationControl => {
     const client = df.getClient(context);
     return {
-      async view(tripId): Promise<OrchestrationView | undefined> {
-        let status: df.DurableOrchestrationStatus;
-        try {
-          status = await client.getStatus(breakerInstanceId(tripId));
-        } catch (error) {
-          // getStatus throws on 404 instead of returning nothing; other errors are real failures.
-          if (error instanceof Error && /HTTP 404/.test(error.message)) return undefined;
-          throw error;
-        }
-        return { runtimeStatus: status.runtimeStatus, ...readCustomStatus(status.customStatus) };
+      async view(tripId) {
+        const status = await findInstance(client, breakerInstanceId(tripId));
+        if (!status) return undefined;
+        const custom = parseBreakerStatus(status.customStatus);
+        return {
+          runtimeStatus: status.runtimeStatus,
+          phase: custom?.phase,
+          ...(custom?.approvedBy === undefined ? {} : { approvedBy: custom.approvedBy }),
+        };
       },
       async raiseApproval(tripId, approvedBy) {
-        // The orchestration ignores approvals whose trip id is not its own.
-        await client.raiseEvent(breakerInstanceId(tripId), APPROVAL_EVENT, { tripId, approvedBy });
+        const result = await raiseApproval(client, tripId, approvedBy);
+        if (result.ok) return { ok: true };
+        return {
+          ok: false,
+          refusal: result.reason === 'already-approved' ? 'already-approved' : 'not-waiting',
+        };
       },
-      start(tripId) {
-        return client.startNew(BREAKER_ORCHESTRATOR, {
-          instanceId: breakerInstanceId(tripId),
-          input: { tripId, functionName, failuresInWindow: undefined },
+      async start(tripId) {
+        const result = await startBreakerOrchestration(client, {
+          tripId,
+          functionName,
+          failuresInWindow: undefined,
         });
+        return { instanceId: result.instanceId, started: result.started };
       },
     };
-  };
-}
-
-function readCustomStatus(value: unknown): { phase: string | undefined; approvedBy?: string } {
-  if (typeof value !== 'object' || value === null) return { phase: undefined };
-  const { phase, approvedBy } = value as Record<string, unknown>;
-  return {
-    phase: typeof phase === 'string' ? phase : undefined,
-    ...(typeof approvedBy === 'string' ? { approvedBy } : {}),
   };
 }

@@ -17,10 +17,16 @@ export interface OrchestrationView {
 export interface OrchestrationControl {
   /** The orchestration of this trip, or undefined when there is none. */
   view(tripId: string): Promise<OrchestrationView | undefined>;
-  /** Raises `Approval` for this trip on its orchestration. */
-  raiseApproval(tripId: string, approvedBy: string): Promise<void>;
-  /** Starts the orchestration for a trip, as the processing trigger does when it trips the breaker. */
-  start(tripId: string): Promise<string>;
+  /**
+   * Raises `Approval` for this trip on its orchestration, unless it is gone or already past the wait
+   * (checked again right before raising: the page's own check may be a moment old).
+   */
+  raiseApproval(
+    tripId: string,
+    approvedBy: string,
+  ): Promise<{ ok: true } | { ok: false; refusal: 'already-approved' | 'not-waiting' }>;
+  /** Starts the orchestration for a trip (idempotently), as the processing trigger does when it trips. */
+  start(tripId: string): Promise<{ instanceId: string; started: boolean }>;
 }
 
 export type OrchestrationControlFactory = (context: InvocationContext) => OrchestrationControl;

@@ -20,7 +20,7 @@ const styles = `
   :root { color-scheme: light; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
   body { margin: 0; background: #f4f6f8; color: #1d2733; }
   main { max-width: 46rem; margin: 0 auto; padding: 1rem; }
-  h1 { font-size: 1.4rem; margin: .5rem 0 1rem; }
+  h1 { font-size: 1.4rem; margin: .5rem 0 1rem; } h2 { font-size: 1.05rem; margin: 0 0 .6rem; }
   .card { background: #fff; border-radius: .5rem; padding: 1rem; margin: 0 0 1rem;
           box-shadow: 0 1px 3px rgba(0,0,0,.12); overflow-x: auto; }
   dl { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1rem; margin: 0; }

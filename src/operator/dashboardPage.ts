@@ -1,0 +1,99 @@
+import type { HttpResponseInit } from '@azure/functions';
+
+import { formatCount, formatDuration, formatTime } from '../approval/formatting';
+import { html, type SafeHtml } from '../approval/html';
+import { htmlPage } from '../approval/pageResponse';
+import type { TripRecord } from '../breaker/breakerStore';
+import { failureChart } from './failureChart';
+import type { OperatorPolicy } from './operatorDeps';
+import type { OperatorStatus } from './operatorStatus';
+import { tripTimeline } from './tripTimeline';
+
+/** One self-contained page: badge, window chart, last-hour timeline, trip history, dead letters. */
+export function dashboardPage(s: OperatorStatus, policy: OperatorPolicy): HttpResponseInit {
+  const state = s.breaker?.state ?? 'UNKNOWN';
+  const body = html`<section class="card">
+      <p>
+        <span class="badge ${state}" id="state">${state}</span>
+        ${s.orchestration?.phase === undefined ? '' : html` <span class="muted">orchestration: <strong id="phase">${s.orchestration.phase}</strong></span>`}
+      </p>
+      <dl>
+        <dt>Function</dt>
+        <dd>${s.functionName}</dd>
+        <dt>Trip</dt>
+        <dd><code>${s.breaker?.tripId ?? '—'}</code></dd>
+        <dt>Since</dt>
+        <dd>${formatTime(s.breaker?.since)}</dd>
+        <dt>Failures in window</dt>
+        <dd id="failures">
+          ${formatCount(s.failuresInWindow ?? undefined)} /
+          ${s.activeThreshold}${state === 'HALF_OPEN' ? ' (probation)' : ''}
+        </dd>
+        <dt>Trigger</dt>
+        <dd>
+          ${s.triggerDisabled === null ? 'unknown (local switch)' : s.triggerDisabled ? 'disabled' : 'enabled'}
+        </dd>
+        <dt>Dead letters queued</dt>
+        <dd id="dead-letters">${formatCount(s.deadLetters ?? undefined)}</dd>
+        <dt>Store</dt>
+        <dd>${s.store.ok ? 'reachable' : html`<strong>unreachable</strong> — ${s.store.error}`}</dd>
+      </dl>
+      ${
+        s.problems.length === 0
+          ? ''
+          : html`<ul class="muted">
+              ${s.problems.map((p) => html`<li>${p}</li>`)}
+            </ul>`
+      }
+    </section>
+    <section class="card">
+      <h2>Failures per ${policy.bucketSeconds} s, last ${policy.windowSeconds} s</h2>
+      ${s.buckets === null ? html`<p class="muted">unavailable</p>` : failureChart(s.buckets, s.activeThreshold, policy.bucketSeconds)}
+    </section>
+    <section class="card">
+      <h2>Last hour</h2>
+      ${s.trips === null ? html`<p class="muted">unavailable</p>` : tripTimeline(s.trips, s.at)}
+      <p>
+        <small
+          ><span style="color:#c62828">■</span> open <span style="color:#ef6c00">■</span> probation
+          <span style="color:#66bb6a">■</span> closed</small
+        >
+      </p>
+    </section>
+    <section class="card">
+      <h2>Trips</h2>
+      ${s.trips === null || s.trips.length === 0 ? html`<p class="muted">No trips recorded.</p>` : tripTable(s.trips, s.at)}
+    </section>
+    <p class="muted"><small>Read at ${formatTime(s.at)}. Reload for fresh numbers.</small></p>`;
+  return htmlPage(200, 'Breakwater circuit breaker', body);
+}
+
+function tripTable(trips: readonly TripRecord[], now: number): SafeHtml {
+  return html`<table id="trips">
+    <thead>
+      <tr>
+        <th>Opened</th>
+        <th>Cause</th>
+        <th>Approved by</th>
+        <th>Waited</th>
+        <th>Open for</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${trips.map(
+        (t) =>
+          html`<tr>
+            <td>
+              ${formatTime(t.openedAt)}<br /><small><code>${t.tripId}</code></small>
+            </td>
+            <td>${t.cause}${t.reason === undefined ? '' : html`<br /><small>${t.reason}</small>`}</td>
+            <td>${t.approvedBy ?? '—'}</td>
+            <td>${t.approvedAt === undefined ? '—' : formatDuration(t.approvedAt - t.openedAt)}</td>
+            <td>
+              ${formatDuration((t.closedAt ?? now) - t.openedAt)}${t.closedAt === undefined ? ' (ongoing)' : ''}
+            </td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}

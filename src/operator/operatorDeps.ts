@@ -1,0 +1,25 @@
+import type { BreakerStore } from '../breaker/breakerStore';
+import type { OrchestrationControlFactory } from '../approval/orchestrationControl';
+import type { TriggerSwitch } from '../control/triggerSwitch';
+import type { Clock } from '../time/clock';
+
+/** The thresholds the status shows next to the live counts. */
+export interface OperatorPolicy {
+  readonly threshold: number;
+  readonly probationThreshold: number;
+  readonly windowSeconds: number;
+  readonly bucketSeconds: number;
+  readonly probationSeconds: number;
+}
+
+/** Everything the operator API and dashboard read or drive; real adapters in the composition root. */
+export interface OperatorDeps {
+  readonly functionName: string;
+  readonly clock: Clock;
+  readonly policy: OperatorPolicy;
+  readonly store: Omit<BreakerStore, 'record' | 'close'>;
+  readonly triggerSwitch: TriggerSwitch;
+  /** Approximate number of queued dead letters (queue metadata); undefined when unknown. */
+  readonly deadLetterCount: () => Promise<number | undefined>;
+  readonly orchestration: OrchestrationControlFactory;
+}

@@ -1,0 +1,73 @@
+import type { InvocationContext } from '@azure/functions';
+
+import type { OrchestrationView } from '../approval/orchestrationControl';
+import type { BreakerState, TripRecord, WindowBucket } from '../breaker/breakerStore';
+import { ensureError } from '../processing/errors';
+import type { OperatorDeps } from './operatorDeps';
+
+/** A snapshot of the breaker for the status API and dashboard. Parts that could not be read are null. */
+export interface OperatorStatus {
+  readonly functionName: string;
+  readonly at: number;
+  readonly breaker: BreakerState | null;
+  readonly orchestration: OrchestrationView | null;
+  readonly buckets: readonly WindowBucket[] | null;
+  readonly failuresInWindow: number | null;
+  /** The threshold in force now: the probation threshold while HALF_OPEN. */
+  readonly activeThreshold: number;
+  readonly trips: readonly TripRecord[] | null;
+  readonly triggerDisabled: boolean | null;
+  readonly deadLetters: number | null;
+  /** Store reachability as seen by this read (G6: an outage is surfaced, not hidden). */
+  readonly store: { readonly ok: boolean; readonly error?: string };
+  readonly problems: readonly string[];
+}
+
+const HISTORY_FOR_STATUS = 20;
+
+/**
+ * Reads every part independently: one unreachable dependency (store, ARM, queue, durable API) leaves
+ * its fields null and a line in `problems`, and the rest is still shown.
+ */
+export async function readOperatorStatus(
+  deps: OperatorDeps,
+  context: InvocationContext,
+): Promise<OperatorStatus> {
+  const at = deps.clock.now();
+  const problems: string[] = [];
+  const attempt = async <T>(what: string, read: () => Promise<T>): Promise<T | null> => {
+    try {
+      return await read();
+    } catch (error) {
+      problems.push(`${what}: ${ensureError(error).message}`);
+      return null;
+    }
+  };
+  const [breaker, buckets, trips, triggerDisabled, deadLetters] = await Promise.all([
+    attempt('breaker store', () => deps.store.getState()),
+    attempt('failure window', () => deps.store.windowBuckets(at)),
+    attempt('trip history', () => deps.store.history(HISTORY_FOR_STATUS)),
+    attempt('trigger switch', async () => (await deps.triggerSwitch.isDisabled(deps.functionName)) ?? null),
+    attempt('dead-letter queue', async () => (await deps.deadLetterCount()) ?? null),
+  ]);
+  const tripId = breaker?.tripId;
+  const orchestration =
+    tripId === undefined
+      ? null
+      : await attempt('orchestration', async () => (await deps.orchestration(context).view(tripId)) ?? null);
+  const storeError = problems.find((p) => /^(breaker store|failure window|trip history):/.test(p));
+  return {
+    functionName: deps.functionName,
+    at,
+    breaker,
+    orchestration,
+    buckets,
+    failuresInWindow: buckets === null ? null : buckets.reduce((s, b) => s + b.failures, 0),
+    activeThreshold: breaker?.state === 'HALF_OPEN' ? deps.policy.probationThreshold : deps.policy.threshold,
+    trips,
+    triggerDisabled,
+    deadLetters,
+    store: storeError === undefined ? { ok: true } : { ok: false, error: storeError },
+    problems,
+  };
+}

@@ -1,0 +1,35 @@
+import type { HttpHandler } from '@azure/functions';
+
+import { json } from './jsonResponse';
+import type { OperatorDeps } from './operatorDeps';
+import { readOperatorStatus } from './operatorStatus';
+import { toTripView } from './tripView';
+
+/** `GET /api/breaker/status`: always 200 with what could be read; outages are fields, not errors (G6). */
+export function makeStatusHandler(deps: OperatorDeps): HttpHandler {
+  return async (_request, context) => {
+    const s = await readOperatorStatus(deps, context);
+    const lastTrip = s.trips?.[0];
+    return json(200, {
+      functionName: s.functionName,
+      at: new Date(s.at).toISOString(),
+      state: s.breaker?.state ?? null,
+      tripId: s.breaker?.tripId ?? null,
+      since: s.breaker ? new Date(s.breaker.since).toISOString() : null,
+      phase: s.orchestration?.phase ?? null,
+      orchestrationStatus: s.orchestration?.runtimeStatus ?? null,
+      failuresInWindow: s.failuresInWindow,
+      threshold: deps.policy.threshold,
+      probationThreshold: deps.policy.probationThreshold,
+      activeThreshold: s.activeThreshold,
+      windowSeconds: deps.policy.windowSeconds,
+      bucketSeconds: deps.policy.bucketSeconds,
+      probationSeconds: deps.policy.probationSeconds,
+      lastTrip: lastTrip ? toTripView(lastTrip, s.at) : null,
+      triggerDisabled: s.triggerDisabled,
+      deadLetters: s.deadLetters,
+      store: s.store,
+      problems: s.problems,
+    });
+  };
+}

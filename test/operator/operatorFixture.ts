@@ -1,0 +1,75 @@
+import { durableOrchestrationControl } from '../../src/approval/durableOrchestrationControl';
+import type { TriggerSwitch } from '../../src/control/triggerSwitch';
+import type { OperatorPolicy } from '../../src/operator/operatorDeps';
+import { registerOperator } from '../../src/operator/registerOperator';
+import { memoryBreakerStore, type MemoryBreakerStore } from '../support/memoryBreakerStore';
+import { type RecordingDurableServer, startRecordingDurableServer } from '../support/recordingDurableServer';
+
+export const FN = 'ProcessSensorEvents';
+export const POLICY: OperatorPolicy = {
+  threshold: 100,
+  probationThreshold: 10,
+  windowSeconds: 30,
+  bucketSeconds: 1,
+  probationSeconds: 300,
+};
+
+export interface MemoryTriggerSwitch extends TriggerSwitch {
+  readonly disabled: Map<string, boolean>;
+  failWith: Error | undefined;
+}
+
+export function memoryTriggerSwitch(): MemoryTriggerSwitch {
+  const disabled = new Map<string, boolean>();
+  const sw: MemoryTriggerSwitch = {
+    disabled,
+    failWith: undefined,
+    setDisabled(fn, value) {
+      if (sw.failWith) return Promise.reject(sw.failWith);
+      disabled.set(fn, value);
+      return Promise.resolve();
+    },
+    isDisabled: (fn) => Promise.resolve(disabled.get(fn) ?? false),
+  };
+  return sw;
+}
+
+export interface OperatorFixture {
+  readonly store: MemoryBreakerStore;
+  readonly durable: RecordingDurableServer;
+  readonly triggerSwitch: MemoryTriggerSwitch;
+  readonly clock: { now: () => number; advance(ms: number): void };
+  deadLetters: number | undefined;
+  close(): Promise<void>;
+}
+
+/** Registers the operator functions over in-memory adapters, a fake durable server and a fixed clock. */
+export async function operatorFixture(): Promise<OperatorFixture> {
+  let now = Date.UTC(2026, 10, 29, 12, 0, 0);
+  const store = memoryBreakerStore({
+    threshold: POLICY.threshold,
+    probationThreshold: POLICY.probationThreshold,
+    windowMs: POLICY.windowSeconds * 1000,
+    bucketMs: POLICY.bucketSeconds * 1000,
+  });
+  const durable = await startRecordingDurableServer();
+  const triggerSwitch = memoryTriggerSwitch();
+  const fixture: OperatorFixture = {
+    store,
+    durable,
+    triggerSwitch,
+    clock: { now: () => now, advance: (ms) => (now += ms) },
+    deadLetters: 7,
+    close: () => durable.close(),
+  };
+  registerOperator({
+    functionName: FN,
+    clock: fixture.clock,
+    policy: POLICY,
+    store,
+    triggerSwitch,
+    deadLetterCount: () => Promise.resolve(fixture.deadLetters),
+    orchestration: durableOrchestrationControl(FN),
+  });
+  return fixture;
+}
