@@ -176,7 +176,11 @@ describe('processing while the breaker store is down (G6)', () => {
   afterAll(() => redis.stop());
 
   const event = (client: Redis, name: 'ready' | 'reconnecting') =>
-    new Promise<void>((resolve) => client.once(name, () => resolve()));
+    new Promise<void>((resolve) => {
+      client.once(name, () => {
+        resolve();
+      });
+    });
 
   it('Redis stopped: healthy events processed, failures dead-lettered, outage logged once per interval', async () => {
     const client = createBreakerRedis(redis.url);
