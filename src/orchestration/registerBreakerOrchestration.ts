@@ -21,8 +21,12 @@ export function registerBreakerOrchestration(
   settings: BreakerOrchestratorSettings,
   getDeps: () => BreakerActivityDeps,
 ): void {
-  let activities: BreakerActivities | undefined;
-  const acts = () => (activities ??= makeBreakerActivities(getDeps()));
+  let built: { deps: BreakerActivityDeps; activities: BreakerActivities } | undefined;
+  const acts = () => {
+    const deps = getDeps();
+    if (built?.deps !== deps) built = { deps, activities: makeBreakerActivities(deps) };
+    return built.activities;
+  };
 
   df.app.orchestration(BREAKER_ORCHESTRATOR, makeBreakerOrchestrator(settings));
   const activity = (

@@ -1,0 +1,117 @@
+import { TableClient } from '@azure/data-tables';
+import { inject } from 'vitest';
+
+import type { BreakerPolicy } from '../../src/breaker/breakerPolicy';
+import { BREAKER_ORCHESTRATOR, breakerInstanceId } from '../../src/breaker/orchestrationIds';
+import { makeTableBreakerStore, type TableBreakerStore } from '../../src/breaker/tableBreakerStore';
+import type { BreakerActivityDeps } from '../../src/orchestration/breakerActivities';
+import { makeBreakerMessages } from '../../src/orchestration/breakerMessages';
+import type { BreakerOrchestratorSettings } from '../../src/orchestration/breakerOrchestrator';
+import type { BreakerOrchestrationInput, BreakerStatus } from '../../src/orchestration/breakerStatus';
+import { registerBreakerOrchestration } from '../../src/orchestration/registerBreakerOrchestration';
+import { DurableHost } from '../support/durableHost';
+import { recordingEmailSender } from '../support/recordingEmailSender';
+import { scriptedTriggerSwitch } from '../support/scriptedTriggerSwitch';
+
+export const FN = 'ProcessSensorEvents';
+export const T0 = Date.UTC(2026, 0, 1);
+export const MINUTE = 60_000;
+
+export const SETTINGS: BreakerOrchestratorSettings = {
+  maxReminders: 2,
+  reminderMinutes: 30,
+  probationSeconds: 300,
+  retry: { firstRetryIntervalMs: 5_000, maxAttempts: 3 },
+};
+
+const policy: BreakerPolicy = {
+  threshold: 5,
+  probationThreshold: 2,
+  windowMs: 30_000,
+  bucketMs: 1_000,
+  historyLimit: 10,
+};
+
+const SIGNING_KEY = 'orchestration-test-signing-key-0123456789abcdef';
+const tableName = `Orch${Math.random().toString(36).slice(2, 8)}`;
+let counter = 0;
+
+let current: BreakerActivityDeps | undefined;
+
+/** Registers the real orchestrator and activities once per test file; each episode swaps the deps. */
+export function registerBreaker(): void {
+  registerBreakerOrchestration(SETTINGS, () => {
+    if (!current) throw new Error('no episode: call newEpisode() first');
+    return current;
+  });
+}
+
+export type Episode = Awaited<ReturnType<typeof newEpisode>>;
+
+/**
+ * A fresh breaker (its own partition of an Azurite table) tripped by 6 failures, and a durable host
+ * ready to run its orchestration. Activities run against the real Table store.
+ */
+export async function newEpisode() {
+  const table = TableClient.fromConnectionString(inject('storageConnectionString'), tableName, {
+    allowInsecureConnection: true,
+    retryOptions: { maxRetries: 1 },
+  });
+  const store: TableBreakerStore = makeTableBreakerStore({
+    table,
+    name: `orch${counter++}x${Date.now().toString(36)}`,
+    policy,
+  });
+  const tripped = await store.record(failures(6), T0);
+  if (!tripped.tripped || tripped.tripId === undefined) throw new Error('the store did not trip');
+  const tripId = tripped.tripId;
+  const input: BreakerOrchestrationInput = {
+    tripId,
+    functionName: FN,
+    failuresInWindow: tripped.failuresInWindow,
+  };
+  const host = new DurableHost({
+    orchestrator: BREAKER_ORCHESTRATOR,
+    instanceId: breakerInstanceId(tripId),
+    input,
+    startAt: T0 + 1_000,
+  });
+  const triggerSwitch = scriptedTriggerSwitch();
+  const email = recordingEmailSender();
+  current = {
+    store,
+    triggerSwitch,
+    controlMode: 'arm',
+    email,
+    messages: makeBreakerMessages({
+      approvers: ['oncall@example.test'],
+      signingKeys: [SIGNING_KEY],
+      linkTtlHours: 24,
+      publicBaseUrl: 'https://breakwater.example.test',
+      probation: { seconds: SETTINGS.probationSeconds, threshold: policy.probationThreshold },
+    }),
+    clock: host.clock,
+    deadLetterCount: () => Promise.resolve(7),
+  };
+  const status = () => host.customStatus as BreakerStatus;
+  const subjects = () => email.sent.map((m) => m.subject);
+  const activities = (name: string) => host.activityRuns.filter((r) => r.name === name);
+  return { store, tripId, input, host, triggerSwitch, email, status, subjects, activities };
+}
+
+export const failures = (n: number, prefix = 'e') =>
+  Array.from({ length: n }, (_, i) => ({
+    eventKey: `${prefix}${i}`,
+    kind: 'transient' as const,
+    message: `boom ${i}`,
+  }));
+
+/** Runs until the orchestration waits for approval (trip notice sent). */
+export async function untilAwaitingApproval(e: Episode): Promise<void> {
+  await e.host.run();
+  const phase = e.status().phase;
+  if (phase !== 'awaiting-approval')
+    throw new Error(
+      `expected awaiting-approval, got ${JSON.stringify(e.status())} ${JSON.stringify(e.host.activityRuns)}`,
+    );
+}

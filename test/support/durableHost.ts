@@ -1,0 +1,359 @@
+/**
+ * A small test "durable host": drives the REAL durable-functions replay engine the way the Durable
+ * Task extension does. Each episode appends OrchestratorStarted + new events to the history, replays
+ * the registered orchestrator from the start (through the library's invocation model, like the worker),
+ * reads the actions it has not seen yet, schedules them (TaskScheduled / TimerCreated), and runs the
+ * scheduled activities by invoking their registered functions. Timers fire from a controllable clock;
+ * raised events are delivered in the order the test raises them.
+ *
+ * Ids follow the extension: one sequence number per scheduled activity or timer (cancelled timers
+ * included), and per retry two more (the retry timer, then the rescheduled activity).
+ */
+import { invokeRpc, type LogLine } from './fakeFunctionsCore';
+
+/** History event type numbers of the Durable Task Framework (kept here: the library has no typings for them). */
+export enum HistoryEventType {
+  ExecutionStarted = 0,
+  TaskScheduled = 4,
+  TaskCompleted = 5,
+  TaskFailed = 6,
+  TimerCreated = 10,
+  TimerFired = 11,
+  OrchestratorStarted = 12,
+  OrchestratorCompleted = 13,
+  EventRaised = 15,
+}
+
+/** Action type numbers the orchestrator returns. */
+export enum ActionType {
+  CallActivity = 0,
+  CallActivityWithRetry = 1,
+  CreateTimer = 5,
+  WaitForExternalEvent = 6,
+  WhenAny = 11,
+  WhenAll = 12,
+}
+
+export interface HistoryEvent {
+  readonly EventType: HistoryEventType;
+  readonly EventId: number;
+  readonly IsPlayed: boolean;
+  readonly Timestamp: string;
+  readonly [key: string]: unknown;
+}
+
+export interface Action {
+  readonly actionType: ActionType;
+  readonly functionName?: string;
+  readonly input?: unknown;
+  readonly fireAt?: string;
+  readonly isCanceled?: boolean;
+  readonly externalEventName?: string;
+  readonly retryOptions?: {
+    readonly firstRetryIntervalInMilliseconds: number;
+    readonly maxNumberOfAttempts: number;
+    readonly backoffCoefficient?: number;
+  };
+  readonly compoundActions?: readonly Action[];
+}
+
+export interface OrchestratorState {
+  readonly isDone: boolean;
+  readonly actions: readonly (readonly Action[])[];
+  readonly output?: unknown;
+  readonly customStatus?: unknown;
+  readonly error?: string;
+}
+
+export type Runtime = 'Running' | 'Completed' | 'Failed';
+
+/** One activity execution the host performed (for assertions). */
+export interface ActivityRun {
+  readonly name: string;
+  readonly input: unknown;
+  readonly attempt: number;
+  readonly outcome:
+    { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: string };
+}
+
+interface PendingTimer {
+  readonly id: number;
+  readonly fireAt: number;
+  /** For a retry timer: the activity to schedule again when it fires. */
+  readonly retryOf?: ScheduledActivity;
+}
+
+interface ScheduledActivity {
+  readonly name: string;
+  readonly input: unknown;
+  readonly retry: Action['retryOptions'];
+  readonly attempt: number;
+}
+
+const schemaPayload = {
+  isReplaying: false,
+  parentInstanceId: null,
+  upperSchemaVersion: 1,
+  upperSchemaVersionNew: 3,
+  longRunningTimerIntervalDuration: '3.00:00:00',
+  maximumShortTimerDuration: '6.00:00:00',
+  defaultHttpAsyncRequestSleepTimeMillseconds: 30000,
+};
+
+/** Replays an orchestrator over a history once, through the library's invocation model. */
+export async function replay(
+  orchestrator: string,
+  instanceId: string,
+  history: readonly HistoryEvent[],
+  input: unknown,
+): Promise<{ state: OrchestratorState; logs: LogLine[]; failure?: string }> {
+  const payload = { history, input, instanceId, ...schemaPayload };
+  try {
+    const { response, logs } = await invokeRpc(orchestrator, { trigger: { json: JSON.stringify(payload) } });
+    const returned = (response.returnValue as { json?: string } | undefined)?.json;
+    if (returned === undefined) throw new Error('the orchestrator returned nothing');
+    return { state: JSON.parse(returned) as OrchestratorState, logs };
+  } catch (error) {
+    // A failed orchestration throws with its state after the marker, as the extension reads it.
+    const message = error instanceof Error ? error.message : String(error);
+    const at = message.indexOf('$OutOfProcData$:');
+    if (at < 0) throw error;
+    const state = JSON.parse(message.slice(at + '$OutOfProcData$:'.length)) as OrchestratorState;
+    return { state, logs: [], failure: state.error ?? message };
+  }
+}
+
+/** The leaves of an action list that the extension schedules (activities, timers), in order. */
+export function scheduledLeaves(state: OrchestratorState): Action[] {
+  const out: Action[] = [];
+  const walk = (a: Action) => {
+    if (a.compoundActions) a.compoundActions.forEach(walk);
+    else if (a.actionType !== ActionType.WaitForExternalEvent) out.push(a);
+  };
+  state.actions.flat().forEach(walk);
+  return out;
+}
+
+export interface DurableHostOptions {
+  readonly orchestrator: string;
+  readonly instanceId: string;
+  readonly input: unknown;
+  /** Start of the controllable clock (ms since the epoch). */
+  readonly startAt: number;
+}
+
+export class DurableHost {
+  readonly history: HistoryEvent[] = [];
+  readonly activityRuns: ActivityRun[] = [];
+  readonly logs: LogLine[] = [];
+  /** Every action list the orchestrator returned, one per episode. */
+  readonly episodes: OrchestratorState[] = [];
+  runtimeStatus: Runtime = 'Running';
+  output: unknown;
+  failure: string | undefined;
+  customStatus: unknown;
+  private nowMs: number;
+  private nextId = 0;
+  private seenLeaves = 0;
+  private inbox: HistoryEvent[] = [];
+  private timers: PendingTimer[] = [];
+  private toRun: { id: number; activity: ScheduledActivity }[] = [];
+  private started = false;
+
+  constructor(readonly options: DurableHostOptions) {
+    this.nowMs = options.startAt;
+  }
+
+  /** The host's clock, to inject into activities' dependencies. */
+  readonly clock = { now: () => this.nowMs };
+
+  get now(): number {
+    return this.nowMs;
+  }
+
+  /** Timers not fired yet (cancelled ones included, as in the extension). */
+  get pendingTimers(): readonly { id: number; fireAt: number }[] {
+    return this.timers;
+  }
+
+  /** Queues an external event; it is delivered in the next episode. */
+  raiseEvent(name: string, data: unknown): void {
+    if (this.runtimeStatus !== 'Running') return; // like the extension: no effect on a finished instance
+    this.inbox.push(this.event(HistoryEventType.EventRaised, { Name: name, Input: JSON.stringify(data) }));
+  }
+
+  /** Moves the clock; timers due by then fire (in fire order) in the next episode. */
+  advance(ms: number): void {
+    this.nowMs += ms;
+    const due = this.timers.filter((t) => t.fireAt <= this.nowMs).sort((a, b) => a.fireAt - b.fireAt);
+    this.timers = this.timers.filter((t) => t.fireAt > this.nowMs);
+    for (const t of due) {
+      this.inbox.push(
+        this.event(HistoryEventType.TimerFired, { TimerId: t.id, FireAt: new Date(t.fireAt).toISOString() }),
+      );
+      if (t.retryOf && t.retryOf.attempt < (t.retryOf.retry?.maxNumberOfAttempts ?? 1)) {
+        this.afterFire.push({ ...t.retryOf, attempt: t.retryOf.attempt + 1 });
+      }
+    }
+  }
+
+  /** Advances the clock to the next pending timer (and fires it). */
+  advanceToNextTimer(): void {
+    const next = Math.min(...this.timers.map((t) => t.fireAt));
+    if (!Number.isFinite(next)) throw new Error('no pending timer');
+    this.advance(next - this.nowMs);
+  }
+
+  private afterFire: ScheduledActivity[] = [];
+
+  /** Runs episodes and activities until the orchestration is done or waits for a timer or an event. */
+  async run(maxEpisodes = 200): Promise<void> {
+    for (let i = 0; i < maxEpisodes; i++) {
+      if (this.runtimeStatus !== 'Running') return;
+      if (this.started && this.inbox.length === 0 && this.afterFire.length === 0) return;
+      await this.episode();
+      await this.runActivities();
+    }
+    throw new Error(`the orchestration did not settle within ${maxEpisodes} episodes`);
+  }
+
+  /** Raises an event and runs until settled. */
+  async deliver(name: string, data: unknown): Promise<void> {
+    this.raiseEvent(name, data);
+    await this.run();
+  }
+
+  /** Fires the next timer and runs until settled. */
+  async fireNextTimer(): Promise<void> {
+    this.advanceToNextTimer();
+    await this.run();
+  }
+
+  private async episode(): Promise<void> {
+    const events: HistoryEvent[] = [this.event(HistoryEventType.OrchestratorStarted, {})];
+    if (!this.started) {
+      this.started = true;
+      events.push(
+        this.event(HistoryEventType.ExecutionStarted, {
+          Name: this.options.orchestrator,
+          Version: '',
+          Input: JSON.stringify(this.options.input),
+        }),
+      );
+    }
+    events.push(...this.inbox);
+    this.inbox = [];
+    this.history.push(...events);
+    // Rescheduling a retried activity is the extension's decision, taken in the episode its timer fired.
+    for (const activity of this.afterFire.splice(0)) this.schedule(activity);
+
+    const { state, logs, failure } = await replay(
+      this.options.orchestrator,
+      this.options.instanceId,
+      this.history,
+      this.options.input,
+    );
+    this.episodes.push(state);
+    this.logs.push(...logs);
+    if (state.customStatus !== undefined) this.customStatus = state.customStatus;
+
+    const leaves = scheduledLeaves(state);
+    for (const leaf of leaves.slice(this.seenLeaves)) {
+      if (leaf.actionType === ActionType.CreateTimer) {
+        const fireAt = Date.parse(leaf.fireAt ?? '');
+        const id = this.nextId++;
+        this.history.push(this.event(HistoryEventType.TimerCreated, { EventId: id, FireAt: leaf.fireAt }));
+        this.timers.push({ id, fireAt });
+      } else if (
+        leaf.actionType === ActionType.CallActivity ||
+        leaf.actionType === ActionType.CallActivityWithRetry
+      ) {
+        this.schedule({
+          name: leaf.functionName ?? '',
+          input: leaf.input,
+          retry: leaf.retryOptions,
+          attempt: 1,
+        });
+      } else {
+        throw new Error(`the test host does not support action type ${leaf.actionType}`);
+      }
+    }
+    this.seenLeaves = leaves.length;
+    this.flushRetryTimers();
+    this.history.push(this.event(HistoryEventType.OrchestratorCompleted, {}));
+
+    if (failure !== undefined) {
+      this.runtimeStatus = 'Failed';
+      this.failure = failure;
+    } else if (state.isDone) {
+      this.runtimeStatus = 'Completed';
+      this.output = state.output;
+    }
+  }
+
+  private schedule(activity: ScheduledActivity): void {
+    const id = this.nextId++;
+    this.history.push(this.event(HistoryEventType.TaskScheduled, { EventId: id, Name: activity.name }));
+    this.toRun.push({ id, activity });
+  }
+
+  private async runActivities(): Promise<void> {
+    for (const { id, activity } of this.toRun.splice(0)) {
+      try {
+        // The library sends a string input already JSON-encoded (the extension passes it on as JSON text).
+        const json = typeof activity.input === 'string' ? activity.input : JSON.stringify(activity.input);
+        const { response } = await invokeRpc(activity.name, { trigger: { json } });
+        const returned = (response.returnValue as { json?: string } | undefined)?.json;
+        const result: unknown = returned === undefined ? null : JSON.parse(returned);
+        this.activityRuns.push({ ...this.runOf(activity), outcome: { ok: true, result } });
+        this.inbox.push(
+          this.event(HistoryEventType.TaskCompleted, { TaskScheduledId: id, Result: JSON.stringify(result) }),
+        );
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        this.activityRuns.push({ ...this.runOf(activity), outcome: { ok: false, error: message } });
+        this.inbox.push(
+          this.event(HistoryEventType.TaskFailed, {
+            TaskScheduledId: id,
+            Reason: message,
+            Details: error instanceof Error ? (error.stack ?? message) : message,
+          }),
+        );
+        if (activity.retry) {
+          // The extension's retry: a timer after every failed attempt (the last one too), then reschedule.
+          const delay =
+            activity.retry.firstRetryIntervalInMilliseconds *
+            (activity.retry.backoffCoefficient ?? 1) ** (activity.attempt - 1);
+          this.pendingRetryTimers.push({ fireAt: this.nowMs + delay, retryOf: activity });
+        }
+      }
+    }
+  }
+
+  private pendingRetryTimers: { fireAt: number; retryOf: ScheduledActivity }[] = [];
+
+  /** The TimerCreated of a retry timer is written in the episode that processed the failure. */
+  private flushRetryTimers(): void {
+    for (const t of this.pendingRetryTimers.splice(0)) {
+      const id = this.nextId++;
+      this.history.push(
+        this.event(HistoryEventType.TimerCreated, { EventId: id, FireAt: new Date(t.fireAt).toISOString() }),
+      );
+      this.timers.push({ id, ...t });
+    }
+  }
+
+  private runOf(activity: ScheduledActivity) {
+    return { name: activity.name, input: activity.input, attempt: activity.attempt };
+  }
+
+  private event(type: HistoryEventType, extra: Record<string, unknown>): HistoryEvent {
+    return {
+      EventType: type,
+      EventId: -1,
+      IsPlayed: false,
+      Timestamp: new Date(this.nowMs).toISOString(),
+      ...extra,
+    };
+  }
+}
