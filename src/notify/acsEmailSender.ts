@@ -1,0 +1,111 @@
+import { EmailClient, type EmailClientOptions } from '@azure/communication-email';
+import type { TokenCredential } from '@azure/core-auth';
+
+import type { EmailSender } from './emailSender';
+import {
+  EmailConfigError,
+  EmailDeliveryError,
+  type EmailError,
+  EmailRejectedError,
+  requireRecipients,
+  requireSender,
+} from './emailErrors';
+
+export type AcsTlsSettings = NonNullable<EmailClientOptions['tlsOptions']>;
+
+export interface AcsClientSettings {
+  readonly endpoint: string | undefined;
+  readonly connectionString: string | undefined;
+  /** Used with `endpoint` (managed identity); ignored with a connection string. */
+  readonly credential: TokenCredential;
+  /** Tests only: trust for a local HTTPS endpoint. */
+  readonly tls?: AcsTlsSettings;
+}
+
+/** Builds the EmailClient from a connection string or an endpoint plus credential. */
+export function makeAcsEmailClient(settings: AcsClientSettings): EmailClient {
+  const options: EmailClientOptions = {
+    // The orchestration retries the email activity: one retry layer, and a resend is the only risk.
+    retryOptions: { maxRetries: 0 },
+    ...(settings.tls === undefined ? {} : { tlsOptions: settings.tls }),
+  };
+  if (settings.connectionString !== undefined && settings.connectionString.trim() !== '')
+    return new EmailClient(settings.connectionString, options);
+  if (settings.endpoint !== undefined && settings.endpoint.trim() !== '')
+    return new EmailClient(settings.endpoint, settings.credential, options);
+  throw new EmailConfigError(
+    'EMAIL_PROVIDER=acs needs ACS_ENDPOINT (with a managed identity holding a Communication Services role) or ACS_CONNECTION_STRING',
+  );
+}
+
+export interface AcsEmailSenderOptions {
+  readonly client: EmailClient;
+  /** A verified MailFrom address of the ACS email domain. */
+  readonly sender: string;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly pollIntervalMs?: number;
+  /** Bounds the wait: after this many status polls the send counts as not finished (retryable). */
+  readonly maxPolls?: number;
+}
+
+/** Sends through Azure Communication Services Email and polls the operation until it finishes. */
+export function makeAcsEmailSender(options: AcsEmailSenderOptions): EmailSender {
+  requireSender(options.sender);
+  const interval = options.pollIntervalMs ?? 2_000;
+  const maxPolls = options.maxPolls ?? 30;
+  return {
+    async send(message) {
+      requireRecipients(message.to);
+      let poller: Awaited<ReturnType<EmailClient['beginSend']>> | undefined;
+      try {
+        poller = await options.client.beginSend({
+          senderAddress: options.sender,
+          content: { subject: message.subject, plainText: message.text, html: message.html },
+          recipients: { to: message.to.map((address) => ({ address })) },
+        });
+        // Our own loop rather than pollUntilDone: the wait is bounded and the sleep is injectable.
+        for (let polls = 0; !poller.isDone(); polls++) {
+          if (polls >= maxPolls)
+            throw new EmailDeliveryError(
+              `ACS accepted the email but it did not finish within ${maxPolls} status polls (${(maxPolls * interval) / 1000} s)`,
+            );
+          await options.sleep(interval);
+          await poller.poll();
+        }
+        const state = poller.getOperationState();
+        if (state.status !== 'succeeded')
+          throw new EmailRejectedError(
+            `ACS email operation ended as ${state.status}: ${state.error?.message ?? ''}`,
+          );
+      } catch (error) {
+        throw classifyAcsError(error, poller?.getOperationState().status);
+      }
+    },
+  };
+}
+
+/** The poller throws a plain Error for a failed operation; its state (or, when beginSend's first poll threw, its fixed wording) says so. */
+const OPERATION_ENDED = /long-running operation has (failed|been canceled)/i;
+
+function classifyAcsError(error: unknown, operationStatus: string | undefined): EmailError {
+  if (error instanceof EmailDeliveryError || error instanceof EmailRejectedError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (operationStatus === 'failed' || operationStatus === 'canceled' || OPERATION_ENDED.test(message))
+    return new EmailRejectedError(`ACS did not deliver the email: ${message}`);
+  const status =
+    typeof error === 'object' &&
+    error !== null &&
+    'statusCode' in error &&
+    typeof error.statusCode === 'number'
+      ? error.statusCode
+      : undefined;
+  if (status === undefined || status === 408 || status === 429 || status >= 500)
+    return new EmailDeliveryError(
+      `ACS email send failed${status === undefined ? '' : ` (HTTP ${status})`}: ${message}`,
+    );
+  if (status === 401 || status === 403)
+    return new EmailRejectedError(
+      `ACS refused the request (HTTP ${status}): the identity needs a role on the Communication Services resource (e.g. "Communication and Email Service Owner"), or the access key is wrong`,
+    );
+  return new EmailRejectedError(`ACS rejected the email (HTTP ${status}): ${message}`);
+}

@@ -1,0 +1,41 @@
+/** Typed failures of email senders; `retryable` tells the activity whether another attempt can help. */
+export abstract class EmailError extends Error {
+  abstract readonly code: string;
+  abstract readonly retryable: boolean;
+}
+
+/** The transport is not configured well enough to ever send (missing endpoint, sender, recipients). */
+export class EmailConfigError extends EmailError {
+  readonly code = 'EMAIL_CONFIG_INVALID';
+  readonly retryable = false;
+  override readonly name = 'EmailConfigError';
+}
+
+/** The server could not be reached, was busy, or the send did not finish in time: try again later. */
+export class EmailDeliveryError extends EmailError {
+  readonly code = 'EMAIL_TRANSIENT';
+  readonly retryable = true;
+  override readonly name = 'EmailDeliveryError';
+}
+
+/** The service answered and refused (bad sender, recipients rejected, authentication failed). */
+export class EmailRejectedError extends EmailError {
+  readonly code = 'EMAIL_REJECTED';
+  readonly retryable = false;
+  override readonly name = 'EmailRejectedError';
+}
+
+export const isEmailError = (e: unknown): e is EmailError => e instanceof EmailError;
+export const isEmailConfigError = (e: unknown): e is EmailConfigError => e instanceof EmailConfigError;
+export const isEmailDeliveryError = (e: unknown): e is EmailDeliveryError => e instanceof EmailDeliveryError;
+export const isEmailRejectedError = (e: unknown): e is EmailRejectedError => e instanceof EmailRejectedError;
+
+/** Checked when a sender is built, so a bad setting fails at start-up rather than at the first trip. */
+export function requireSender(sender: string): void {
+  if (sender.trim() === '')
+    throw new EmailConfigError('EMAIL_SENDER is empty: set the From address of breaker emails');
+}
+
+export function requireRecipients(to: readonly string[]): void {
+  if (to.length === 0) throw new EmailConfigError('the message has no recipients: set APPROVERS');
+}
