@@ -19,8 +19,8 @@ export const MINUTE = 60_000;
 
 export const SETTINGS: BreakerOrchestratorSettings = {
   maxReminders: 2,
-  reminderMinutes: 30,
-  probationSeconds: 300,
+  reminderMinutes: 3,
+  probationSeconds: 600,
   retry: { firstRetryIntervalMs: 5_000, maxAttempts: 3 },
 };
 
