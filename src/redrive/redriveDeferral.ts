@@ -1,0 +1,15 @@
+import type { QueueClient } from '@azure/storage-queue';
+
+import type { DeadLetterMessage } from '../processing/blobQueueDeadLetterStore';
+
+/** Puts a dead letter back on its queue, invisible for a while (port). */
+export type RedriveDeferral = (message: DeadLetterMessage, delaySeconds: number) => Promise<void>;
+
+/** Re-sends the message base64-encoded, as the dead-letter store writes it and the queue trigger reads it. */
+export function queueRedriveDeferral(queue: QueueClient): RedriveDeferral {
+  return async (message, delaySeconds) => {
+    await queue.sendMessage(Buffer.from(JSON.stringify(message)).toString('base64'), {
+      visibilityTimeout: delaySeconds,
+    });
+  };
+}
