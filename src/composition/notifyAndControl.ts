@@ -1,0 +1,72 @@
+import type { AccessToken, GetTokenOptions, TokenCredential } from '@azure/core-auth';
+import { DefaultAzureCredential } from '@azure/identity';
+
+import type { AppConfig } from '../config/appConfig';
+import { makeTriggerSwitch, type TriggerSwitchDeps } from '../control/makeTriggerSwitch';
+import type { TriggerSwitch } from '../control/triggerSwitch';
+import type { EmailSender } from '../notify/emailSender';
+import { type EmailSenderDeps, makeEmailSender } from '../notify/makeEmailSender';
+import type { Logger } from '../processing/logger';
+
+export { makeEmailSender, makeTriggerSwitch };
+
+/** What the breaker orchestration's activities need from the outside world. */
+export interface NotifyAndControl {
+  readonly triggerSwitch: TriggerSwitch;
+  readonly emailSender: EmailSender;
+}
+
+export interface NotifyAndControlDeps {
+  /**
+   * The process's one credential, created on first use. Pass the runtime's getter so ARM, Storage and
+   * email share it; when omitted a lazily created DefaultAzureCredential is used.
+   */
+  readonly getCredential?: () => TokenCredential;
+  readonly logger?: Logger;
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Tests only: local endpoints and their CA. */
+  readonly overrides?: Pick<TriggerSwitchDeps, 'armEndpoint' | 'tls'> &
+    Pick<EmailSenderDeps, 'acs' | 'smtpTimeoutMs'>;
+}
+
+/** Builds the trigger switch and email sender from config; throws EmailConfigError on unusable email settings. */
+export function makeNotifyAndControl(config: AppConfig, deps: NotifyAndControlDeps = {}): NotifyAndControl {
+  const logger = deps.logger ?? console;
+  const credential = lazyCredential(deps.getCredential ?? defaultCredentialGetter(config));
+  const o = deps.overrides ?? {};
+  return {
+    triggerSwitch: makeTriggerSwitch(config, {
+      credential,
+      logger,
+      ...(o.armEndpoint === undefined ? {} : { armEndpoint: o.armEndpoint }),
+      ...(o.tls === undefined ? {} : { tls: o.tls }),
+    }),
+    emailSender: makeEmailSender(config, {
+      credential,
+      logger,
+      sleep: deps.sleep ?? realSleep,
+      ...(o.acs === undefined ? {} : { acs: o.acs }),
+      ...(o.smtpTimeoutMs === undefined ? {} : { smtpTimeoutMs: o.smtpTimeoutMs }),
+    }),
+  };
+}
+
+/** A credential that creates the real one only when a token is first asked for (local runs never do). */
+export function lazyCredential(get: () => TokenCredential): TokenCredential {
+  return {
+    getToken: (scopes: string | string[], options?: GetTokenOptions): Promise<AccessToken | null> =>
+      get().getToken(scopes, options),
+  };
+}
+
+function defaultCredentialGetter(config: AppConfig): () => TokenCredential {
+  let credential: TokenCredential | undefined;
+  return () =>
+    (credential ??= new DefaultAzureCredential(
+      config.managedIdentityClientId ? { managedIdentityClientId: config.managedIdentityClientId } : {},
+    ));
+}
+
+function realSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

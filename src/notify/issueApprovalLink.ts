@@ -1,0 +1,23 @@
+import type { ApprovalConfig } from '../config/appConfig';
+import { approvalLink, signApprovalToken } from './approvalToken';
+
+export interface IssuedApprovalLink {
+  readonly url: string;
+  readonly expiresAt: number;
+}
+
+/**
+ * Signs a fresh token for one trip and builds its link, valid for `linkTtlHours`. Call it inside the
+ * email activity (not the orchestrator): the nonce is random and the link, a credential until it
+ * expires, then never enters the orchestration history.
+ */
+export function issueApprovalLink(
+  approval: ApprovalConfig,
+  subject: { readonly functionName: string; readonly tripId: string },
+  now: number,
+  randomBytes?: (size: number) => Buffer,
+): IssuedApprovalLink {
+  const expiresAt = now + approval.linkTtlHours * 3_600_000;
+  const token = signApprovalToken({ ...subject, expiresAt }, approval.signingKeys, now, randomBytes);
+  return { url: approvalLink(approval.publicBaseUrl, token), expiresAt };
+}
