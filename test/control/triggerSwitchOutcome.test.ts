@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+
+import type { TriggerSwitch } from '../../src/control/triggerSwitch';
+import {
+  TriggerSwitchPermissionError,
+  TriggerSwitchTransientError,
+} from '../../src/control/triggerSwitchErrors';
+import { failedOutcome, setDisabledWithOutcome } from '../../src/control/triggerSwitchOutcome';
+
+const failingWith = (error: Error): TriggerSwitch => ({
+  setDisabled: () => Promise.reject(error),
+  isDisabled: () => Promise.resolve(undefined),
+});
+const working: TriggerSwitch = {
+  setDisabled: () => Promise.resolve(),
+  isDisabled: () => Promise.resolve(true),
+};
+
+describe('trigger switch outcome (for the orchestration activity)', () => {
+  it('reports success per mode', async () => {
+    await expect(setDisabledWithOutcome(working, 'arm', 'F', true)).resolves.toEqual({
+      kind: 'switched',
+      disabled: true,
+    });
+    await expect(setDisabledWithOutcome(working, 'local', 'F', true)).resolves.toEqual({
+      kind: 'soft',
+      disabled: true,
+    });
+  });
+
+  it('returns a permanent failure as a value, so the activity is not retried and the email can say what to fix', async () => {
+    const sw = failingWith(new TriggerSwitchPermissionError('needs Website Contributor', 403));
+    await expect(setDisabledWithOutcome(sw, 'arm', 'F', true)).resolves.toEqual({
+      kind: 'failed',
+      disabled: true,
+      code: 'TRIGGER_SWITCH_PERMISSION',
+      retryable: false,
+      message: 'needs Website Contributor',
+    });
+  });
+
+  it('rethrows a retryable failure for callActivityWithRetry, and describes it once retries are spent', async () => {
+    const error = new TriggerSwitchTransientError('HTTP 503', 503);
+    await expect(setDisabledWithOutcome(failingWith(error), 'arm', 'F', true)).rejects.toBe(error);
+    expect(failedOutcome(true, error)).toMatchObject({
+      kind: 'failed',
+      code: 'TRIGGER_SWITCH_TRANSIENT',
+      retryable: true,
+    });
+    expect(failedOutcome(false, new Error('activity failed'))).toMatchObject({
+      code: 'TRIGGER_SWITCH_UNKNOWN',
+    });
+  });
+});
