@@ -1,0 +1,188 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { GUARDED_FUNCTION_NAME } from '../../src/config/appConfig';
+import { loadConfig } from '../../src/config/loadConfig';
+import { settings } from '../../src/config/settings';
+import {
+  allResources,
+  bicepAppSettings,
+  compileMainBicep,
+  isExpression,
+  isObject,
+  type JsonObject,
+  keysAndStrings,
+  type Located,
+  moduleNamed,
+  text,
+} from './armTemplate';
+
+const WEBSITE_CONTRIBUTOR = 'de139f84-1756-47ae-9be6-808fbbe84772';
+const hostSettingPattern =
+  /^(AzureWebJobsStorage__(credential|clientId|blobServiceUri|queueServiceUri|tableServiceUri)|EventHubConnection__(fullyQualifiedNamespace|credential|clientId)|APPLICATIONINSIGHTS_(CONNECTION_STRING|AUTHENTICATION_STRING))$/;
+
+/** The role GUID of a role assignment, following variables('x') into its declaring template. */
+function roleDefinitionOf({ resource, template: declaring }: Located): string | undefined {
+  if (resource.type !== 'Microsoft.Authorization/roleAssignments' || !isObject(resource.properties)) return;
+  let expression = text(resource.properties.roleDefinitionId);
+  const variables = isObject(declaring.variables) ? declaring.variables : {};
+  expression = expression.replace(
+    /variables\('([^']+)'\)/g,
+    (_, name: string) => `'${text(variables[name])}'`,
+  );
+  return /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i
+    .exec(expression)?.[1]
+    ?.toLowerCase();
+}
+
+let template: JsonObject;
+beforeAll(() => {
+  template = compileMainBicep();
+});
+
+/**
+ * The app settings as the running app would see them: literal values as written, and for values known
+ * only at deployment (resource endpoints, Key Vault references) the catalogue's example, or a plausible
+ * resolved value for host settings.
+ */
+function simulatedAzureEnvironment(overrides: Record<string, string> = {}): Record<string, string> {
+  const resolvedHostValue = (name: string) =>
+    name.endsWith('ServiceUri')
+      ? `https://stexample.${name.split('__')[1]!.replace('ServiceUri', '')}.core.windows.net/`
+      : name.endsWith('fullyQualifiedNamespace')
+        ? 'evhns-example.servicebus.windows.net'
+        : '00000000-0000-0000-0000-000000000000';
+  const env: Record<string, string> = {
+    WEBSITE_SITE_NAME: 'func-api-example',
+    WEBSITE_HOSTNAME: 'func-api-example.azurewebsites.net',
+  };
+  for (const [name, value] of Object.entries({ ...bicepAppSettings(template), ...overrides })) {
+    if (!isExpression(value)) env[name] = value;
+    else if (name in settings) env[name] = settings[name as keyof typeof settings].example;
+    else env[name] = resolvedHostValue(name);
+  }
+  return env;
+}
+
+describe('compiled infra/main.bicep', () => {
+  it('targets a subscription and creates the resource group', () => {
+    expect(text(template.$schema)).toMatch(/subscriptionDeploymentTemplate/);
+    expect(
+      allResources(template).some(({ resource }) => resource.type === 'Microsoft.Resources/resourceGroups'),
+    ).toBe(true);
+  });
+
+  it('grants Website Contributor once, scoped to the function app itself', () => {
+    const grants = allResources(template).filter(
+      (located) => roleDefinitionOf(located) === WEBSITE_CONTRIBUTOR,
+    );
+    expect(grants).toHaveLength(1);
+    const { resource: grant, template: declaring } = grants[0]!;
+    const sites = allResources(declaring).filter(
+      ({ resource, template: t }) => t === declaring && resource.type === 'Microsoft.Web/sites',
+    );
+    expect(sites).toHaveLength(1);
+    // "[parameters('name')]" -> "[resourceId('Microsoft.Web/sites', parameters('name'))]"
+    const siteName = text(sites[0]!.resource.name).slice(1, -1);
+    expect(grant.scope).toBe(`[resourceId('Microsoft.Web/sites', ${siteName})]`);
+  });
+
+  it('never sets an AzureWebJobs.<function>.Disabled setting', () => {
+    const { keys, strings } = keysAndStrings(template);
+    expect(keys.filter((k) => /^AzureWebJobs\..+\.Disabled$/i.test(k))).toEqual([]);
+    expect(strings.filter((s) => /AzureWebJobs\.[A-Za-z0-9_-]+\.Disabled/i.test(s))).toEqual([]);
+    expect(JSON.stringify(template)).not.toContain(`AzureWebJobs.${GUARDED_FUNCTION_NAME}.Disabled`);
+  });
+
+  it('carries the live trigger switch over on redeploy instead of dropping it', () => {
+    const appSettingsModule = moduleNamed(template, 'app-settings');
+    const parameters = isObject(appSettingsModule.properties)
+      ? appSettingsModule.properties.parameters
+      : null;
+    const live =
+      isObject(parameters) && isObject(parameters.liveTriggerSwitches) ? parameters.liveTriggerSwitches : {};
+    expect(text(live.value)).toMatch(/^\[toObject\(filter\(items\(list\('liveAppSettings'/);
+    const config = allResources(template).find(
+      ({ resource }) => resource.type === 'Microsoft.Web/sites/config' && resource.existing !== true,
+    );
+    expect(config).toBeDefined();
+    expect(isObject(config!.resource.properties) ? '' : text(config!.resource.properties)).toMatch(
+      /union\(.*parameters\('liveTriggerSwitches'\)\)\]$/,
+    );
+  });
+
+  it('uses only catalogue and host setting names in the app settings', () => {
+    const unknown = Object.keys(bicepAppSettings(template)).filter(
+      (name) => !(name in settings) && !hostSettingPattern.test(name),
+    );
+    expect(unknown).toEqual([]);
+  });
+
+  it('provides every setting the app requires in Azure: loadConfig accepts them', () => {
+    const config = loadConfig(simulatedAzureEnvironment());
+    expect(config.control.mode).toBe('arm');
+    expect(config.email.transport.provider).toBe('acs');
+    expect(config.storage.kind).toBe('identity');
+    expect(config.eventHub.connectionSetting).toBe('EventHubConnection');
+    expect(config.managedIdentityClientId).toBeDefined();
+  });
+
+  it('provides the Redis connection when the breaker store is redis', () => {
+    const config = loadConfig(simulatedAzureEnvironment({ BREAKER_STORE: 'redis' }));
+    expect(config.breaker.store).toBe('redis');
+    expect(config.breaker.redisConnection).toBeDefined();
+  });
+
+  it('keeps secrets out of outputs and app setting values', () => {
+    for (const { resource } of allResources(template)) {
+      const nested = isObject(resource.properties) ? resource.properties.template : undefined;
+      if (isObject(nested))
+        expect(JSON.stringify(nested.outputs ?? {})).not.toMatch(/listKeys|SigningKey'\)/);
+    }
+    expect(JSON.stringify(template.outputs)).not.toMatch(/listKeys|approvalSigningKey/);
+    const values = bicepAppSettings(template);
+    // Secret settings are Key Vault references, built by main.bicep's keyVaultReference function.
+    expect(JSON.stringify(template.functions)).toContain('@Microsoft.KeyVault(SecretUri={0})');
+    for (const name of ['APPROVAL_SIGNING_KEY', 'APPROVAL_SIGNING_KEY_PREVIOUS', 'REDIS_CONNECTION']) {
+      expect(values[name]).toMatch(/__bicep\.keyVaultReference\(reference\('(keyVault|redis)'\)\.outputs\./);
+    }
+  });
+
+  it('outputs in UPPER_SNAKE for azd', () => {
+    const names = Object.keys(isObject(template.outputs) ? template.outputs : {});
+    expect(names).toContain('AZURE_FUNCTION_APP_NAME');
+    expect(names.filter((n) => !/^[A-Z][A-Z0-9_]*$/.test(n))).toEqual([]);
+  });
+
+  it('runs on Flex Consumption with Node 22 and the runtime outside app settings', () => {
+    const plan = allResources(template).find(({ resource }) => resource.type === 'Microsoft.Web/serverfarms');
+    expect(plan?.resource.sku).toEqual({ tier: 'FlexConsumption', name: 'FC1' });
+    const site = allResources(template).find(({ resource }) => resource.type === 'Microsoft.Web/sites');
+    const properties = site?.resource.properties;
+    const functionAppConfig = isObject(properties) ? properties.functionAppConfig : undefined;
+    expect(isObject(functionAppConfig) && functionAppConfig.runtime).toEqual({ name: 'node', version: '22' });
+    expect(Object.keys(bicepAppSettings(template))).not.toContain('FUNCTIONS_WORKER_RUNTIME');
+  });
+
+  it('keeps shared-key access off on the storage account', () => {
+    const storage = allResources(template).find(
+      ({ resource }) => resource.type === 'Microsoft.Storage/storageAccounts',
+    );
+    const properties = storage?.resource.properties;
+    expect(isObject(properties) && properties.allowSharedKeyAccess).toBe(false);
+  });
+
+  it('names the deployed tables, container, queue and consumer group as the catalogue defaults do', () => {
+    const parameters = isObject(template.parameters) ? template.parameters : {};
+    const defaultOf = (name: string) => {
+      const p = parameters[name];
+      return isObject(p) ? p.defaultValue : undefined;
+    };
+    expect(defaultOf('sinkTableName')).toBe(settings.SINK_TABLE_NAME.default);
+    expect(defaultOf('breakerTableName')).toBe(settings.BREAKER_TABLE_NAME.default);
+    expect(defaultOf('deadLetterContainerName')).toBe(settings.DEAD_LETTER_CONTAINER.default);
+    expect(defaultOf('deadLetterQueueName')).toBe(settings.DEAD_LETTER_QUEUE.default);
+    expect(defaultOf('eventHubName')).toBe(settings.EVENTHUB_NAME.example);
+    expect(defaultOf('consumerGroupName')).toBe(settings.EVENTHUB_CONSUMER_GROUP.example);
+    expect(defaultOf('eventHubPartitionCount')).toBe(16);
+  });
+});
