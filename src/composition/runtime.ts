@@ -28,11 +28,20 @@ export interface Runtime {
   readonly processBatch: BatchProcessor;
 }
 
+/** What a host embedding the app (the end-to-end tests, `npm run demo`) may change. */
+export interface RuntimeOptions {
+  readonly clock?: Clock;
+  /** Wraps the sink, e.g. to observe what reaches it or to simulate a downstream outage. */
+  readonly decorateSink?: (sink: ActivitySink) => ActivitySink;
+}
+
 /**
  * The composition root: the only place that reads the environment and creates real clients.
  * Clients are created here but connect lazily, on first use.
  */
-export function createRuntime(env: Environment, clock: Clock = systemClock): Runtime {
+export function createRuntime(env: Environment, options: RuntimeOptions = {}): Runtime {
+  const clock = options.clock ?? systemClock;
+  const decorateSink = options.decorateSink ?? ((s: ActivitySink) => s);
   const config = loadConfig(env);
   let credential: TokenCredential | undefined;
   const getCredential = () =>
@@ -41,7 +50,9 @@ export function createRuntime(env: Environment, clock: Clock = systemClock): Run
     ));
   const storage = makeStorageClients(config.storage, getCredential);
   // The per-event retry policy is the one retry layer for sink calls: the SDK's own retries are off.
-  const sink = makeHomeActivityTableSink(storage.table(config.processing.sinkTable, { maxRetries: 0 }));
+  const sink = decorateSink(
+    makeHomeActivityTableSink(storage.table(config.processing.sinkTable, { maxRetries: 0 })),
+  );
   // Dead-letter writes are retried by the SDK only briefly: when storage stays down the invocation
   // throws and the host's retry policy re-runs the whole batch later (the one retry layer that holds).
   const deadLetterRetry = { maxRetries: 2, retryDelayMs: 500, tryTimeoutMs: 30_000 };
@@ -78,4 +89,12 @@ let shared: Runtime | undefined;
 /** The process-wide runtime, built from `process.env` on first use. */
 export function getRuntime(): Runtime {
   return (shared ??= createRuntime(process.env));
+}
+
+/**
+ * For hosts that embed the app (the end-to-end tests and `npm run demo`): the function modules use
+ * this runtime instead of building one from `process.env`. Call it before they load.
+ */
+export function installRuntime(runtime: Runtime): void {
+  shared = runtime;
 }
