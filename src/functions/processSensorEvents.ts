@@ -4,15 +4,20 @@ import {
   type EventHubHandler,
   type InvocationContext,
 } from '@azure/functions';
+import * as df from 'durable-functions';
 
 import { getRuntime } from '../composition/runtime';
 import type { TriggerRetryConfig } from '../config/appConfig';
+import { makeOnTripped } from '../orchestration/onTripped';
+import type { BreakerTrippedHandler } from '../processing/breakerGate';
 import type { BatchProcessor } from '../processing/batchProcessor';
 import { readTriggerBatch } from '../processing/readTriggerBatch';
 
 export interface ProcessHandlerDeps {
   readonly processBatch: BatchProcessor;
   readonly triggerRetry: TriggerRetryConfig;
+  /** Starts the breaker orchestration when this invocation's failures trip the breaker. */
+  readonly onTripped?: (context: InvocationContext) => BreakerTrippedHandler;
 }
 
 /**
@@ -38,6 +43,7 @@ export function makeProcessHandler(deps: ProcessHandlerDeps): EventHubHandler {
       invocationId: context.invocationId,
       logger: context,
       finalAttempt: maxRetryCount !== -1 && retryCount >= maxRetryCount,
+      ...(deps.onTripped ? { onTripped: deps.onTripped(context) } : {}),
     });
     context.log(
       `batch of ${batch.events.length} (partition ${batch.events[0]?.partitionId ?? '?'}, retry ${retryCount}): ` +
@@ -66,6 +72,12 @@ const options: EventHubFunctionOptions & { dataType: 'binary' } = {
     minimumInterval: { seconds: config.triggerRetry.minimumIntervalSeconds },
     maximumInterval: { seconds: config.triggerRetry.maximumIntervalSeconds },
   },
-  handler: makeProcessHandler({ processBatch: runtime.processBatch, triggerRetry: config.triggerRetry }),
+  // The durable client that starts the breaker orchestration when a batch trips the breaker.
+  extraInputs: [df.input.durableClient()],
+  handler: makeProcessHandler({
+    processBatch: runtime.processBatch,
+    triggerRetry: config.triggerRetry,
+    onTripped: makeOnTripped(config.functionName),
+  }),
 };
 app.eventHub(config.functionName, options);

@@ -19,7 +19,12 @@ export interface BreakerOrchestratorSettings {
   readonly reminderMinutes: number;
   readonly probationSeconds: number;
   /** Retry policy of every activity call (transient failures only reach it). */
-  readonly retry: { readonly firstRetryIntervalMs: number; readonly maxAttempts: number };
+  readonly retry: {
+    readonly firstRetryIntervalMs: number;
+    readonly maxAttempts: number;
+    /** Growth of the delay between attempts (1 = constant). */
+    readonly backoffCoefficient?: number;
+  };
 }
 
 type Steps<T> = Generator<Task, T, unknown>;
@@ -32,6 +37,7 @@ type Steps<T> = Generator<Task, T, unknown>;
  */
 export function makeBreakerOrchestrator(settings: BreakerOrchestratorSettings): OrchestrationHandler {
   const retry = new df.RetryOptions(settings.retry.firstRetryIntervalMs, settings.retry.maxAttempts);
+  retry.backoffCoefficient = settings.retry.backoffCoefficient ?? 1;
 
   return function* breakerOrchestrator(context: OrchestrationContext): Steps<BreakerStatus> {
     const dfx = context.df;

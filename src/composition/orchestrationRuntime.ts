@@ -1,0 +1,69 @@
+import type { QueueClient } from '@azure/storage-queue';
+
+import type { AppConfig } from '../config/appConfig';
+import type { BreakerActivityDeps } from '../orchestration/breakerActivities';
+import { makeBreakerMessages } from '../orchestration/breakerMessages';
+import type { BreakerOrchestratorSettings } from '../orchestration/breakerOrchestrator';
+import type { WatchdogDeps } from '../orchestration/runWatchdog';
+import { makeNotifyAndControl } from './notifyAndControl';
+import type { Runtime } from './runtime';
+
+/**
+ * Retry of every activity: ARM and email calls that fail transiently are tried again after 10 s,
+ * 20 s, 40 s, 80 s. The SDK clients' own few quick retries sit inside each attempt.
+ */
+const ACTIVITY_RETRY = { firstRetryIntervalMs: 10_000, maxAttempts: 5, backoffCoefficient: 2 };
+
+/** The trigger starts the orchestration right after tripping; the watchdog only steps in after this. */
+export const WATCHDOG_GRACE_MS = 2 * 60_000;
+
+/** Orchestrator settings from config: fixed for the life of an orchestration (read once per replay). */
+export function orchestratorSettingsFrom(config: AppConfig): BreakerOrchestratorSettings {
+  return {
+    maxReminders: config.approval.maxReminders,
+    reminderMinutes: config.approval.reminderMinutes,
+    probationSeconds: config.breaker.probationSeconds,
+    retry: ACTIVITY_RETRY,
+  };
+}
+
+/** The activities' dependencies, built on first use from the process runtime. */
+export function createActivityDeps(runtime: Runtime): BreakerActivityDeps {
+  const { config } = runtime;
+  const { triggerSwitch, emailSender } = makeNotifyAndControl(config);
+  return {
+    store: runtime.breakerStore,
+    triggerSwitch,
+    controlMode: config.control.mode,
+    email: emailSender,
+    messages: makeBreakerMessages({
+      approvers: config.email.approvers,
+      signingKeys: config.approval.signingKeys,
+      linkTtlHours: config.approval.linkTtlHours,
+      publicBaseUrl: config.approval.publicBaseUrl,
+      probation: { seconds: config.breaker.probationSeconds, threshold: config.breaker.probationThreshold },
+    }),
+    clock: runtime.clock,
+    deadLetterCount: queueLength(runtime.storage.queue(config.processing.deadLetterQueue)),
+  };
+}
+
+export function createWatchdogDeps(runtime: Runtime): WatchdogDeps {
+  return {
+    store: runtime.breakerStore,
+    clock: runtime.clock,
+    functionName: runtime.config.functionName,
+    graceMs: WATCHDOG_GRACE_MS,
+  };
+}
+
+/** Approximate number of dead letters waiting (one queue message each); undefined when unreadable. */
+function queueLength(queue: QueueClient): () => Promise<number | undefined> {
+  return async () => {
+    try {
+      return (await queue.getProperties()).approximateMessagesCount;
+    } catch {
+      return undefined;
+    }
+  };
+}
