@@ -39,6 +39,12 @@ const styles = `
   th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #e1e6eb; vertical-align: top; }
   svg { width: 100%; height: auto; display: block; }
   small, .muted { color: #5b6b7c; }
+  @media (max-width: 600px) {
+    table.stack thead { display: none; }
+    table.stack tr { display: block; padding: .4rem 0; border-bottom: 1px solid #e1e6eb; }
+    table.stack td { display: block; border: 0; padding: .1rem 0; }
+    table.stack td[data-label]::before { content: attr(data-label) ": "; color: #5b6b7c; }
+  }
   code { overflow-wrap: anywhere; }
 `;
 

@@ -69,14 +69,14 @@ export function dashboardPage(s: OperatorStatus, policy: OperatorPolicy): HttpRe
 }
 
 function tripTable(trips: readonly TripRecord[], now: number): SafeHtml {
-  return html`<table id="trips">
+  return html`<table id="trips" class="stack">
     <thead>
       <tr>
         <th>Opened</th>
         <th>Cause</th>
         <th>Approved by</th>
         <th>Waited</th>
-        <th>Open for</th>
+        <th>Duration</th>
       </tr>
     </thead>
     <tbody>
@@ -86,10 +86,14 @@ function tripTable(trips: readonly TripRecord[], now: number): SafeHtml {
             <td>
               ${formatTime(t.openedAt)}<br /><small><code>${t.tripId}</code></small>
             </td>
-            <td>${t.cause}${t.reason === undefined ? '' : html`<br /><small>${t.reason}</small>`}</td>
-            <td>${t.approvedBy ?? '—'}</td>
-            <td>${t.approvedAt === undefined ? '—' : formatDuration(t.approvedAt - t.openedAt)}</td>
-            <td>
+            <td data-label="Cause">
+              ${t.cause}${t.reason === undefined ? '' : html`<br /><small>${t.reason}</small>`}
+            </td>
+            <td data-label="Approved by">${t.approvedBy ?? '—'}</td>
+            <td data-label="Waited for approval">
+              ${t.approvedAt === undefined ? '—' : formatDuration(t.approvedAt - t.openedAt)}
+            </td>
+            <td data-label="Duration">
               ${formatDuration((t.closedAt ?? now) - t.openedAt)}${t.closedAt === undefined ? ' (ongoing)' : ''}
             </td>
           </tr>`,

@@ -59,7 +59,7 @@ export async function startFunctionsHttpServer(
       return { status: 405, headers: {}, body: 'method not allowed' };
     const key = url.searchParams.get('code') ?? req.headers['x-functions-key'];
     if (trigger.authLevel !== 'anonymous' && key !== options.functionKey)
-      return { status: 401, headers: {}, body: '' };
+      return { status: 401, headers: { 'content-type': 'text/plain' }, body: 'a function key is required' };
     const headers = Object.fromEntries(
       Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
     );
