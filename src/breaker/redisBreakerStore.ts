@@ -129,6 +129,7 @@ export function makeRedisBreakerStore(deps: RedisBreakerStoreDeps): BreakerStore
         const stored = await redis.hgetall(keys.window);
         const counts = new Map<number, number>();
         for (const [field, value] of Object.entries(stored)) {
+          if (field === 't' || field === 'lo') continue; // the running total and its lower bound
           const [bucket, count] = [Number(field), Number(value)];
           if (!Number.isInteger(bucket) || !Number.isInteger(count)) {
             throw new BreakerStoreCorruptError(`window bucket ${field}=${value} is not a number`);

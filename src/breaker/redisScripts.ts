@@ -9,8 +9,9 @@
  * runs ahead writes into a bucket the others count a little later; a caller far behind writes into a
  * bucket that is already expired, which the window drops: the error is bounded by the skew.
  *
- * Counts are stored zero-padded to a fixed width: the hash is a listpack, which stores small integers
- * in fewer bytes, so a padded count keeps the key's memory the same at 10 and at 10,000 failures/s.
+ * Counts (and the running total) are stored zero-padded to a fixed width: the hash is a listpack, which
+ * stores small integers in fewer bytes, so padding keeps the key's memory the same at 10 and at 10,000
+ * failures/s. The hash holds one field per bucket of the window plus `t` and `lo`.
  */
 
 /** Failures per bucket never exceed this many digits (10^12 - 1). */
@@ -25,27 +26,6 @@ local function checkState(state)
 end
 `;
 
-/** Sums the live buckets of KEYS[1]; deletes expired ones. Returns sum, count of `current`, or an error reply. */
-const sumWindow = `
-local function sumWindow(key, current, oldest)
-  local fields = redis.call('HGETALL', key)
-  local sum, mine = 0, 0
-  for i = 1, #fields, 2 do
-    local b, c = tonumber(fields[i]), tonumber(fields[i + 1])
-    if b == nil or c == nil then
-      return nil, nil, redis.error_reply('BREAKER_STORE_CORRUPT window bucket ' .. fields[i] .. '=' .. fields[i + 1])
-    end
-    if b < oldest then
-      redis.call('HDEL', key, fields[i])
-    elseif b <= current then
-      sum = sum + c
-      if b == current then mine = c end
-    end
-  end
-  return sum, mine, nil
-end
-`;
-
 const pushTrip = `
 local function pushTrip(key, json, limit)
   redis.call('LPUSH', key, json)
@@ -54,24 +34,84 @@ end
 `;
 
 /**
+ * Brings the window hash up to `current` and returns its total and this bucket's count. The hash keeps a
+ * running total (`t`) of the buckets from `lo` on, so a call normally reads three fields instead of
+ * summing the window: the buckets that left the window since the last call are subtracted and deleted
+ * (one per bucket width at steady rate). After a gap of a whole window, or a reset, it rebuilds from all
+ * fields. A caller whose clock lags behind `lo` counts into bucket `lo`: its failures are never dropped.
+ * All reads and checks come before the first write, so a corrupt hash is never half-updated.
+ * Returns total, current (possibly clamped), lo, mine, or nil + an error reply.
+ */
+const advanceWindow = `
+local function corrupt(field, value)
+  return redis.error_reply('BREAKER_STORE_CORRUPT window field ' .. tostring(field) .. '=' .. tostring(value))
+end
+local function advanceWindow(key, current, buckets)
+  local oldest = current - buckets + 1
+  local m = redis.call('HMGET', key, 't', 'lo')
+  local total, lo = tonumber(m[1]), tonumber(m[2])
+  if (m[1] and total == nil) then return nil, nil, nil, nil, corrupt('t', m[1]) end
+  if (m[2] and lo == nil) then return nil, nil, nil, nil, corrupt('lo', m[2]) end
+  if total == nil or lo == nil or oldest - lo >= buckets then
+    -- Rebuild: a new key, a reset, or a gap longer than the window.
+    local fields = redis.call('HGETALL', key)
+    local stale = {}
+    total = 0
+    for i = 1, #fields, 2 do
+      local f = fields[i]
+      if f ~= 't' and f ~= 'lo' then
+        local b, c = tonumber(f), tonumber(fields[i + 1])
+        if b == nil or c == nil then return nil, nil, nil, nil, corrupt(f, fields[i + 1]) end
+        if b < oldest then stale[#stale + 1] = f else total = total + c end
+      end
+    end
+    for i = 1, #stale do redis.call('HDEL', key, stale[i]) end
+    lo = oldest
+  elseif lo < oldest then
+    local names = {}
+    for b = lo, oldest - 1 do names[#names + 1] = string.format('%d', b) end
+    local counts = redis.call('HMGET', key, unpack(names))
+    local gone = 0
+    for i = 1, #names do
+      if counts[i] then
+        local c = tonumber(counts[i])
+        if c == nil then return nil, nil, nil, nil, corrupt(names[i], counts[i]) end
+        gone = gone + c
+      end
+    end
+    redis.call('HDEL', key, unpack(names))
+    total = total - gone
+    lo = oldest
+  end
+  if current < lo then current = lo end
+  local raw = redis.call('HGET', key, string.format('%d', current))
+  local mine = tonumber(raw or '0')
+  if mine == nil then return nil, nil, nil, nil, corrupt(current, raw) end
+  return total, current, lo, mine, nil
+end
+`;
+
+const pad = (name: string) => `string.format('%0${COUNT_WIDTH}d', ${name})`;
+
+/**
  * record: KEYS window, state, trips. ARGV now, bucketMs, buckets, threshold, probationThreshold,
  * failures, newTripId, historyLimit, sampleJson. Returns { sum, state, tripped (0/1), tripId }.
- * Everything is read and validated before the first write, so a corrupt key is never half-updated.
  */
-export const recordScript = `${validateState}${sumWindow}${pushTrip}
+export const recordScript = `${validateState}${advanceWindow}${pushTrip}
 local now, bucketMs, buckets = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local threshold, probation, n = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
-local current = math.floor(now / bucketMs)
 local st = redis.call('HMGET', KEYS[2], 'state', 'tripId')
 local state = st[1] or 'CLOSED'
 local tripId = st[2] or ''
 local bad = checkState(state)
 if bad then return bad end
-local sum, mine, err = sumWindow(KEYS[1], current, current - buckets + 1)
+local sum, current, lo, mine, err = advanceWindow(KEYS[1], math.floor(now / bucketMs), buckets)
 if err then return err end
+sum = sum + n
 if n > 0 then
-  redis.call('HSET', KEYS[1], string.format('%d', current), string.format('%0${COUNT_WIDTH}d', mine + n))
-  sum = sum + n
+  redis.call('HSET', KEYS[1], 't', ${pad('sum')}, 'lo', string.format('%d', lo), string.format('%d', current), ${pad('mine + n')})
+else
+  redis.call('HSET', KEYS[1], 't', ${pad('sum')}, 'lo', string.format('%d', lo))
 end
 -- The key lives one window past its last write: memory stays bounded once failures stop.
 redis.call('PEXPIRE', KEYS[1], bucketMs * (buckets + 1))
@@ -105,14 +145,15 @@ return 1
  * openManually: KEYS window, state, trips. ARGV newTripId, now, reasonJson, historyLimit, bucketMs,
  * buckets. Returns the new trip id, or false when already OPEN.
  */
-export const openManuallyScript = `${validateState}${sumWindow}${pushTrip}
+export const openManuallyScript = `${validateState}${advanceWindow}${pushTrip}
 local st = redis.call('HGET', KEYS[2], 'state') or 'CLOSED'
 local bad = checkState(st)
 if bad then return bad end
 if st == 'OPEN' then return false end
-local current = math.floor(tonumber(ARGV[2]) / tonumber(ARGV[5]))
-local sum, _, err = sumWindow(KEYS[1], current, current - tonumber(ARGV[6]) + 1)
+local sum, current, lo, mine, err = advanceWindow(KEYS[1], math.floor(tonumber(ARGV[2]) / tonumber(ARGV[5])), tonumber(ARGV[6]))
 if err then return err end
+redis.call('HSET', KEYS[1], 't', ${pad('sum')}, 'lo', string.format('%d', lo))
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[5]) * (tonumber(ARGV[6]) + 1))
 redis.call('HSET', KEYS[2], 'state', 'OPEN', 'tripId', ARGV[1], 'since', ARGV[2])
 pushTrip(KEYS[3], '{"tripId":' .. cjson.encode(ARGV[1]) .. ',"cause":"manual","openedAt":' .. ARGV[2] ..
   ',"failuresInWindow":' .. string.format('%d', sum) .. ',"sample":[],"reason":' .. ARGV[3] .. '}', tonumber(ARGV[4]))

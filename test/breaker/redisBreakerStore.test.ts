@@ -29,12 +29,12 @@ describe('Redis breaker store', () => {
     await store.close();
   });
 
-  it('holds at most one field per bucket, with an expiry of one window past the last write', async () => {
+  it('holds one field per bucket of the window plus the running total, with an expiry of one window past the last write', async () => {
     const name = uniqueName('mem');
     const store = await open(name);
     for (let s = 0; s < 40; s++) await store.record(failures(3), T0 + s * 1_000);
     const { window } = breakerKeys(name);
-    expect(await admin.hlen(window)).toBe(10);
+    expect(await admin.hlen(window)).toBe(10 + 2);
     const ttl = await admin.pttl(window);
     expect(ttl).toBeGreaterThan(9_000);
     expect(ttl).toBeLessThanOrEqual(11_000);
@@ -51,6 +51,26 @@ describe('Redis breaker store', () => {
     expect(isBreakerStoreCorruptError(error)).toBe(true);
     expect(await admin.hget(window, String(T0 / 1000))).toBe('lots');
     expect(isBreakerStoreCorruptError(await store.windowBuckets(T0).catch((e: unknown) => e))).toBe(true);
+    await store.close();
+  });
+
+  it('counts a caller whose clock lags a whole window behind into the oldest live bucket', async () => {
+    const store = await open(uniqueName('skew'));
+    await store.record(failures(1), T0 + 60_000);
+    expect((await store.record(failures(2), T0)).failuresInWindow).toBe(3);
+    const window = await store.windowBuckets(T0 + 60_000);
+    expect(window[0]).toEqual({ start: T0 + 51_000, failures: 2 });
+    await store.close();
+  });
+
+  it('reports a corrupt running total as a typed error', async () => {
+    const name = uniqueName('bad');
+    const store = await open(name);
+    await store.record(failures(1), T0);
+    await admin.hset(breakerKeys(name).window, 't', 'NaN?');
+    expect(isBreakerStoreCorruptError(await store.record(failures(1), T0).catch((e: unknown) => e))).toBe(
+      true,
+    );
     await store.close();
   });
 
