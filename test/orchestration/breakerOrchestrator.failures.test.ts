@@ -99,7 +99,9 @@ describe('breaker orchestration: replay', () => {
     expect(e.host.activityRuns).toHaveLength(activityRuns);
 
     // Mid-orchestration: cut the history after each episode and replay it.
-    const ends = e.host.history.flatMap((h, i) => (h.EventType === HistoryEventType.OrchestratorCompleted ? [i + 1] : []));
+    const ends = e.host.history.flatMap((h, i) =>
+      h.EventType === HistoryEventType.OrchestratorCompleted ? [i + 1] : [],
+    );
     for (const [n, end] of ends.entries()) {
       const partial = await replay(
         BREAKER_ORCHESTRATOR,
