@@ -1,4 +1,5 @@
 import type { BreakerStore } from '../breaker/breakerStore';
+import type { StoreHealth } from '../breaker/storeHealth';
 import type { OrchestrationControlFactory } from '../approval/orchestrationControl';
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import type { Clock } from '../time/clock';
@@ -22,4 +23,6 @@ export interface OperatorDeps {
   /** Approximate number of queued dead letters (queue metadata); undefined when unknown. */
   readonly deadLetterCount: () => Promise<number | undefined>;
   readonly orchestration: OrchestrationControlFactory;
+  /** The processing gate's view of store reachability in this instance (G6), when there is one. */
+  readonly storeHealth?: () => StoreHealth;
 }

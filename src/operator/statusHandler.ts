@@ -1,5 +1,6 @@
 import type { HttpHandler } from '@azure/functions';
 
+import type { StoreHealth } from '../breaker/storeHealth';
 import { json } from './jsonResponse';
 import type { OperatorDeps } from './operatorDeps';
 import { readOperatorStatus } from './operatorStatus';
@@ -28,8 +29,20 @@ export function makeStatusHandler(deps: OperatorDeps): HttpHandler {
       lastTrip: lastTrip ? toTripView(lastTrip, s.at) : null,
       triggerDisabled: s.triggerDisabled,
       deadLetters: s.deadLetters,
-      store: s.store,
+      store: {
+        ...s.store,
+        ...(deps.storeHealth === undefined ? {} : { seenByProcessing: healthView(deps.storeHealth()) }),
+      },
       problems: s.problems,
     });
+  };
+}
+
+function healthView(h: StoreHealth) {
+  return {
+    ok: h.ok,
+    since: h.since === undefined ? null : new Date(h.since).toISOString(),
+    failedCalls: h.failedCalls,
+    lastError: h.lastError ?? null,
   };
 }

@@ -1,0 +1,91 @@
+import type { TokenCredential } from '@azure/core-auth';
+import { DefaultAzureCredential } from '@azure/identity';
+
+import type { ApprovalHandlerDeps } from '../approval/approvalHandler';
+import { durableOrchestrationControl } from '../approval/durableOrchestrationControl';
+import { makeTriggerSwitch } from '../control/makeTriggerSwitch';
+import { verifyApprovalToken } from '../notify/approvalToken';
+import type { OperatorDeps } from '../operator/operatorDeps';
+import { queueDeadLetterCount } from '../operator/queueDeadLetterCount';
+import { blobDeadLetterArchive } from '../redrive/deadLetterArchive';
+import { queueRedriveDeferral } from '../redrive/redriveDeferral';
+import type { RedriveDeps } from '../redrive/redriveHandler';
+import { lazyCredential } from './notifyAndControl';
+import { getRuntime, type Runtime } from './runtime';
+
+/** How long a dead letter waits before the next redrive attempt while the circuit is not CLOSED. */
+export const REDRIVE_DEFER_SECONDS = 300;
+
+/** Dependencies of the approval page, operator API, dashboard and redrive. */
+export interface OperatorRuntime {
+  readonly approval: ApprovalHandlerDeps;
+  readonly operator: OperatorDeps;
+  readonly redrive: RedriveDeps;
+}
+
+/** Builds them from the process runtime; nothing connects until a handler runs. */
+export function createOperatorRuntime(runtime: Runtime): OperatorRuntime {
+  const { config, clock, storage, breakerStore } = runtime;
+  const functionName = config.functionName;
+  const orchestration = durableOrchestrationControl(functionName);
+  const deadLetterQueue = storage.queue(config.processing.deadLetterQueue);
+  const deadLetterCount = queueDeadLetterCount(deadLetterQueue);
+  let credential: TokenCredential | undefined;
+  const triggerSwitch = makeTriggerSwitch(config, {
+    // Only arm mode uses it; created on first use so local runs never build one.
+    credential: lazyCredential(
+      () =>
+        (credential ??= new DefaultAzureCredential(
+          config.managedIdentityClientId ? { managedIdentityClientId: config.managedIdentityClientId } : {},
+        )),
+    ),
+    logger: console,
+  });
+  return {
+    approval: {
+      functionName,
+      clock,
+      verifyToken: (token, now) => verifyApprovalToken(token, config.approval.signingKeys, now),
+      store: breakerStore,
+      deadLetterCount,
+      orchestration,
+    },
+    operator: {
+      functionName,
+      clock,
+      policy: {
+        threshold: config.breaker.threshold,
+        probationThreshold: config.breaker.probationThreshold,
+        windowSeconds: config.breaker.windowSeconds,
+        bucketSeconds: config.breaker.bucketSeconds,
+        probationSeconds: config.breaker.probationSeconds,
+      },
+      store: breakerStore,
+      triggerSwitch,
+      deadLetterCount,
+      orchestration,
+      storeHealth: () => runtime.breaker.health(),
+    },
+    redrive: {
+      store: breakerStore,
+      archive: blobDeadLetterArchive(storage.container(config.processing.deadLetterContainer)),
+      defer: queueRedriveDeferral(deadLetterQueue),
+      sink: runtime.sink,
+      retry: {
+        maxAttempts: config.processing.maxAttempts,
+        initialDelayMs: config.processing.retryInitialDelayMs,
+        maxDelayMs: config.processing.retryMaxDelayMs,
+      },
+      deadlineMs: config.processing.batchDeadlineMs,
+      deferSeconds: REDRIVE_DEFER_SECONDS,
+      clock,
+    },
+  };
+}
+
+let shared: OperatorRuntime | undefined;
+
+/** The process-wide operator runtime over `getRuntime()`. */
+export function getOperatorRuntime(): OperatorRuntime {
+  return (shared ??= createOperatorRuntime(getRuntime()));
+}
