@@ -13,6 +13,7 @@ import type { DeadLetterStore } from '../processing/deadLetter';
 import { makeHomeActivityTableSink } from '../processing/homeActivityTableSink';
 import { makeStorageClients, type StorageClients } from '../storage/storageClients';
 import { type Clock, systemClock } from '../time/clock';
+import type { NotifyAndControlDeps } from './notifyAndControl';
 
 /** Everything the function handlers need, created once per process. */
 export interface Runtime {
@@ -26,6 +27,10 @@ export interface Runtime {
   /** The processing function's cached view of the store; `health()` feeds the status page (G6). */
   readonly breaker: StoreBreakerGate;
   readonly processBatch: BatchProcessor;
+  /** The process's one Azure credential, created on first use (local runs never create it). */
+  readonly getCredential: () => TokenCredential;
+  /** Endpoints and helpers for the trigger switch and email sender (tests and the demo override them). */
+  readonly notifyAndControl: Omit<NotifyAndControlDeps, 'getCredential'>;
 }
 
 /** What a host embedding the app (the end-to-end tests, `npm run demo`) may change. */
@@ -33,6 +38,8 @@ export interface RuntimeOptions {
   readonly clock?: Clock;
   /** Wraps the sink, e.g. to observe what reaches it or to simulate a downstream outage. */
   readonly decorateSink?: (sink: ActivitySink) => ActivitySink;
+  /** Local ARM/ACS endpoints, TLS trust, a credential and a sleep for the trigger switch and email. */
+  readonly notifyAndControl?: NotifyAndControlDeps;
 }
 
 /**
@@ -44,10 +51,12 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
   const decorateSink = options.decorateSink ?? ((s: ActivitySink) => s);
   const config = loadConfig(env);
   let credential: TokenCredential | undefined;
-  const getCredential = () =>
-    (credential ??= new DefaultAzureCredential(
-      config.managedIdentityClientId ? { managedIdentityClientId: config.managedIdentityClientId } : {},
-    ));
+  const getCredential =
+    options.notifyAndControl?.getCredential ??
+    (() =>
+      (credential ??= new DefaultAzureCredential(
+        config.managedIdentityClientId ? { managedIdentityClientId: config.managedIdentityClientId } : {},
+      )));
   const storage = makeStorageClients(config.storage, getCredential);
   // The per-event retry policy is the one retry layer for sink calls: the SDK's own retries are off.
   const sink = decorateSink(
@@ -81,7 +90,19 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
     },
     batchDeadlineMs: config.processing.batchDeadlineMs,
   });
-  return { config, clock, storage, sink, deadLetters, breakerStore, breaker, processBatch };
+  const { getCredential: _ignored, ...notifyAndControl } = options.notifyAndControl ?? {};
+  return {
+    config,
+    clock,
+    storage,
+    sink,
+    deadLetters,
+    breakerStore,
+    breaker,
+    processBatch,
+    getCredential,
+    notifyAndControl,
+  };
 }
 
 let shared: Runtime | undefined;
