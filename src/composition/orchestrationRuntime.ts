@@ -1,10 +1,9 @@
-import type { QueueClient } from '@azure/storage-queue';
-
 import type { AppConfig } from '../config/appConfig';
 import type { BreakerActivityDeps } from '../orchestration/breakerActivities';
 import { makeBreakerMessages } from '../orchestration/breakerMessages';
 import type { BreakerOrchestratorSettings } from '../orchestration/breakerOrchestrator';
 import type { WatchdogDeps } from '../orchestration/runWatchdog';
+import { queueDeadLetterCount } from '../operator/queueDeadLetterCount';
 import { makeNotifyAndControl } from './notifyAndControl';
 import type { Runtime } from './runtime';
 
@@ -44,7 +43,7 @@ export function createActivityDeps(runtime: Runtime): BreakerActivityDeps {
       probation: { seconds: config.breaker.probationSeconds, threshold: config.breaker.probationThreshold },
     }),
     clock: runtime.clock,
-    deadLetterCount: queueLength(runtime.storage.queue(config.processing.deadLetterQueue)),
+    deadLetterCount: queueDeadLetterCount(runtime.storage.queue(config.processing.deadLetterQueue)),
   };
 }
 
@@ -54,16 +53,5 @@ export function createWatchdogDeps(runtime: Runtime): WatchdogDeps {
     clock: runtime.clock,
     functionName: runtime.config.functionName,
     graceMs: WATCHDOG_GRACE_MS,
-  };
-}
-
-/** Approximate number of dead letters waiting (one queue message each); undefined when unreadable. */
-function queueLength(queue: QueueClient): () => Promise<number | undefined> {
-  return async () => {
-    try {
-      return (await queue.getProperties()).approximateMessagesCount;
-    } catch {
-      return undefined;
-    }
   };
 }
