@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BREAKER_ORCHESTRATOR, breakerInstanceId } from '../../src/breaker/orchestrationIds';
 import { makeOnTripped } from '../../src/orchestration/onTripped';
 import { runWatchdog } from '../../src/orchestration/runWatchdog';
+import { makeWatchdogHandler } from '../../src/orchestration/watchdogHandler';
 import { startBreakerOrchestration } from '../../src/orchestration/startBreakerOrchestration';
 import { makeBatchProcessor } from '../../src/processing/batchProcessor';
 import type { BreakerGate } from '../../src/processing/breakerGate';
@@ -162,5 +163,43 @@ describe('starting the breaker orchestration', () => {
       { log: () => undefined, warn: () => undefined, error: () => undefined },
     );
     expect(result).toEqual({ action: 'none', reason: 'closed' });
+  });
+
+  it('the watchdog timer handler starts through its own durable client, and logs then rethrows a failure', async () => {
+    const timer = {
+      isPastDue: false,
+      schedule: { adjustForDST: false },
+      scheduleStatus: { last: '', next: '', lastUpdated: '' },
+    };
+    const e = await newEpisode();
+    const handler = makeWatchdogHandler(() => ({
+      store: e.store,
+      functionName: FN,
+      graceMs: 0,
+      clock: { now: () => T0 + 60_000 },
+    }));
+    await handler(timer, server.context('BreakerWatchdog'));
+    expect(server.host(breakerInstanceId(e.tripId)).customStatus).toMatchObject({
+      phase: 'awaiting-approval',
+    });
+
+    const other = await newEpisode();
+    const failing = makeWatchdogHandler(() => ({
+      store: other.store,
+      functionName: FN,
+      graceMs: 0,
+      clock: { now: () => T0 + 60_000 },
+    }));
+    const context = server.context('BreakerWatchdog');
+    const errors: string[] = [];
+    context.error = (...args: unknown[]) => {
+      errors.push(String(args[0]));
+    };
+    server.failStarts(1);
+    await expect(failing(timer, context)).rejects.toThrow();
+    expect(errors).toEqual([expect.stringMatching(/^watchdog: could not check the breaker orchestration/)]);
+    // The next tick succeeds.
+    await failing(timer, server.context('BreakerWatchdog'));
+    expect(server.instances.has(breakerInstanceId(other.tripId))).toBe(true);
   });
 });
