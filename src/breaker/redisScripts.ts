@@ -48,7 +48,7 @@ local function corrupt(field, value)
 end
 local function advanceWindow(key, current, buckets)
   local oldest = current - buckets + 1
-  local m = redis.call('HMGET', key, 't', 'lo')
+  local m = redis.call('HMGET', key, 't', 'lo', string.format('%d', current))
   local total, lo = tonumber(m[1]), tonumber(m[2])
   if (m[1] and total == nil) then return nil, nil, nil, nil, corrupt('t', m[1]) end
   if (m[2] and lo == nil) then return nil, nil, nil, nil, corrupt('lo', m[2]) end
@@ -83,8 +83,12 @@ local function advanceWindow(key, current, buckets)
     total = total - gone
     lo = oldest
   end
-  if current < lo then current = lo end
-  local raw = redis.call('HGET', key, string.format('%d', current))
+  -- The current bucket's count came with the first read (expiry never deletes it) unless a lag clamped it.
+  local raw = m[3]
+  if current < lo then
+    current = lo
+    raw = redis.call('HGET', key, string.format('%d', current))
+  end
   local mine = tonumber(raw or '0')
   if mine == nil then return nil, nil, nil, nil, corrupt(current, raw) end
   return total, current, lo, mine, nil

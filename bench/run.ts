@@ -1,0 +1,59 @@
+/**
+ * `npm run bench`: starts its own Azurite and redis-server, runs every section once on this machine and
+ * prints the figures. Not a test: nothing here fails on a number. Add a section by adding a file that
+ * exports a BenchSection and listing it below.
+ */
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+
+import { startAzurite, startRedis } from '../test/support/localServices';
+import type { BenchContext, BenchSection } from './benchSection';
+import { processingSection } from './processingSection';
+import { redisMemorySection } from './redisMemorySection';
+import { redisRecordSection } from './redisRecordSection';
+import { tableRecordSection } from './tableRecordSection';
+
+const sections: readonly BenchSection[] = [
+  redisRecordSection,
+  redisMemorySection,
+  tableRecordSection,
+  processingSection,
+];
+
+function machine(): string {
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  const redis =
+    execFileSync('redis-server', ['--version'])
+      .toString()
+      .match(/v=(\S+)/)?.[1] ?? '?';
+  return `${cpu}, ${os.cpus().length} vCPU, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}, redis-server ${redis}`;
+}
+
+async function main() {
+  const only = process.argv.slice(2);
+  const [azurite, redis] = await Promise.all([startAzurite(), startRedis()]);
+  const context: BenchContext = {
+    redisUrl: redis.url,
+    storageConnectionString: azurite.connectionString,
+    print: (line) => {
+      process.stdout.write(`${line}\n`);
+    },
+  };
+  try {
+    context.print(`Breakwater bench — ${new Date().toISOString()}`);
+    context.print(`Machine: ${machine()}`);
+    for (const section of sections) {
+      if (only.length > 0 && !only.some((o) => section.title.toLowerCase().includes(o.toLowerCase())))
+        continue;
+      context.print(`\n## ${section.title}`);
+      await section.run(context);
+    }
+  } finally {
+    await Promise.all([azurite.stop(), redis.stop()]);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});
