@@ -1,17 +1,11 @@
 import * as df from 'durable-functions';
-import type { OrchestrationContext, OrchestrationHandler, Task } from 'durable-functions';
+import type { OrchestrationContext, OrchestrationHandler } from 'durable-functions';
 
-import { APPROVAL_EVENT } from '../breaker/orchestrationIds';
 import { BreakerActivity, type BreakerActivityName } from './activityNames';
+import { awaitApproval, type Steps } from './awaitApproval';
 import type { OpenTripResult, StoreSnapshot, TransitionInput } from './breakerActivities';
 import type { BreakerNotice } from './breakerNotice';
-import {
-  type ApprovalEventData,
-  type BreakerOrchestrationInput,
-  type BreakerStatus,
-  type ControlOutcome,
-  parseApprovalEvent,
-} from './breakerStatus';
+import type { BreakerOrchestrationInput, BreakerStatus, ControlOutcome } from './breakerStatus';
 import { parseOrchestrationInput } from './parseOrchestrationInput';
 
 export interface BreakerOrchestratorSettings {
@@ -26,8 +20,6 @@ export interface BreakerOrchestratorSettings {
     readonly backoffCoefficient?: number;
   };
 }
-
-type Steps<T> = Generator<Task, T, unknown>;
 
 /**
  * One orchestration per trip (design section 5): OPEN → disable → trip notice → wait for approval of
@@ -89,44 +81,6 @@ export function makeBreakerOrchestrator(settings: BreakerOrchestratorSettings): 
       }
     }
 
-    function* awaitApproval(): Steps<ApprovalEventData> {
-      const waitStart = dfx.currentUtcDateTime.getTime();
-      const reminderMs = settings.reminderMinutes * 60_000;
-      // One wait task lives until an event reaches it: an event raised while a reminder email is being
-      // sent completes this task, and a fresh wait created afterwards would never see it.
-      let approval = dfx.waitForExternalEvent(APPROVAL_EVENT);
-      for (;;) {
-        if (!approval.isCompleted) {
-          if (status.remindersSent < settings.maxReminders) {
-            const dueAt = new Date(waitStart + (status.remindersSent + 1) * reminderMs);
-            const reminder = dfx.createTimer(dueAt);
-            const winner: unknown = yield dfx.Task.any([approval, reminder]);
-            if (winner !== approval) {
-              const n = status.remindersSent + 1;
-              publish({ remindersSent: n });
-              log(`no approval yet: reminder ${n} of ${settings.maxReminders}`);
-              yield* notify({
-                ...base(),
-                kind: 'reminder',
-                reminder: n,
-                maxReminders: settings.maxReminders,
-              });
-              continue;
-            }
-            // The event won: an uncancelled timer would keep the instance alive until it fires.
-            if (!reminder.isCompleted) reminder.cancel();
-          } else {
-            // Reminders used up: wait silently, with no timer at all.
-            yield approval;
-          }
-        }
-        const data = parseApprovalEvent(approval.result);
-        if (data?.tripId === tripId) return data;
-        log(`ignored an approval for trip ${data?.tripId ?? '(malformed)'}`);
-        approval = dfx.waitForExternalEvent(APPROVAL_EVENT);
-      }
-    }
-
     const base = () => ({ tripId, functionName, at: nowIso() });
     const supersede = (detail: string) => {
       log(`ends as superseded: ${detail}`);
@@ -147,7 +101,17 @@ export function makeBreakerOrchestrator(settings: BreakerOrchestratorSettings): 
       yield* notify({ ...base(), kind: 'tripped', failuresInWindow: input.failuresInWindow, disable });
 
       publish({ phase: 'awaiting-approval' });
-      const approval = yield* awaitApproval();
+      const approval = yield* awaitApproval(dfx, {
+        tripId,
+        maxReminders: settings.maxReminders,
+        reminderMinutes: settings.reminderMinutes,
+        log,
+        *remind(n) {
+          publish({ remindersSent: n });
+          log(`no approval yet: reminder ${n} of ${settings.maxReminders}`);
+          yield* notify({ ...base(), kind: 'reminder', reminder: n, maxReminders: settings.maxReminders });
+        },
+      });
       log(`approved by ${approval.approvedBy}`);
       publish({ phase: 'resuming', approvedBy: approval.approvedBy, approvedAt: nowIso() });
       const toHalfOpen: TransitionInput = {
