@@ -7,7 +7,7 @@
 import { type EventHubProducerClient as Client, EventHubProducerClient } from '@azure/event-hubs';
 import { DefaultAzureCredential } from '@azure/identity';
 
-import { batchByPartitionKey, type PlannedBatch, windowsForRate } from './producer/batchByPartitionKey';
+import { batchByPartitionKey, windowsForRate } from './producer/batchByPartitionKey';
 import { generateEvents } from './producer/generateEvents';
 import {
   type ProducerOptions,
@@ -16,6 +16,7 @@ import {
   parseProducerArgs,
   producerUsage,
 } from './producer/producerArgs';
+import { sendPlannedBatches } from './producer/sendPlannedBatches';
 
 async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   let parsed;
@@ -52,7 +53,7 @@ async function produce(options: ProducerOptions): Promise<void> {
     for (const [index, window] of windows.entries()) {
       const windowStart = Date.now();
       const batches = batchByPartitionKey(window, { maxBatchBytes: options.maxBatchBytes });
-      await sendInKeyOrder(client, batches, options.maxBatchBytes);
+      await sendPlannedBatches(client, batches, options.maxBatchBytes);
       sent += window.length;
       console.log(`sent ${sent}/${events.length} events (${batches.length} batches in this window)`);
       if (options.rate > 0 && index < windows.length - 1) await sleep(1000 - (Date.now() - windowStart));
@@ -78,39 +79,6 @@ function connect(target: ProducerTarget): Client {
     target.hubName,
     new DefaultAzureCredential(),
   );
-}
-
-/** Different homes are sent concurrently; one home's batches go one after another, keeping their order. */
-async function sendInKeyOrder(client: Client, batches: readonly PlannedBatch[], maxBytes: number) {
-  const byKey = new Map<string, PlannedBatch[]>();
-  for (const batch of batches)
-    byKey.set(batch.partitionKey, [...(byKey.get(batch.partitionKey) ?? []), batch]);
-  await Promise.all(
-    [...byKey.values()].map(async (keyBatches) => {
-      for (const batch of keyBatches) await send(client, batch, maxBytes);
-    }),
-  );
-}
-
-/** The SDK measures the real encoded size; if our estimate was short, the batch is split, never dropped. */
-async function send(client: Client, planned: PlannedBatch, maxBytes: number): Promise<void> {
-  const options = { partitionKey: planned.partitionKey, maxSizeInBytes: maxBytes };
-  let batch = await client.createBatch(options);
-  for (const event of planned.events) {
-    const data = {
-      body: Buffer.from(event.body),
-      contentType: 'application/json',
-      properties: { producer: 'produce-events', ...(event.poison ? { poison: event.poison } : {}) },
-    };
-    if (batch.tryAdd(data)) continue;
-    if (batch.count === 0)
-      throw new Error(`an event for ${planned.partitionKey} does not fit in an empty batch`);
-    await client.sendBatch(batch);
-    batch = await client.createBatch(options);
-    if (!batch.tryAdd(data))
-      throw new Error(`an event for ${planned.partitionKey} does not fit in an empty batch`);
-  }
-  if (batch.count > 0) await client.sendBatch(batch);
 }
 
 function sleep(ms: number): Promise<void> {
