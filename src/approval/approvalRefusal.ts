@@ -29,7 +29,7 @@ export const refusalStatus: Readonly<Record<ApprovalRefusal, number>> = {
 };
 
 /** Orchestration phases that can only be reached after an approval. */
-const APPROVED_PHASES = new Set(['resuming', 'probation', 'closed']);
+const APPROVED_PHASES = new Set(['resuming', 'probation', 'closed', 'enable-failed']);
 
 /** The token's own verdict plus the function check: no I/O needed. */
 export function refuseToken(

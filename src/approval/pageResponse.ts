@@ -48,14 +48,27 @@ const styles = `
   code { overflow-wrap: anywhere; }
 `;
 
-/** A complete, self-contained HTML page (no external assets) with the security headers above. */
-export function htmlPage(status: number, title: string, body: SafeHtml): HttpResponseInit {
+/**
+ * A complete, self-contained HTML page (no external assets) with the security headers above.
+ * `refreshSeconds` reloads the page (a meta refresh: no script is needed, so the CSP stays closed).
+ */
+export function htmlPage(
+  status: number,
+  title: string,
+  body: SafeHtml,
+  options: { refreshSeconds?: number } = {},
+): HttpResponseInit {
   const page = html`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex, nofollow" />
+        ${
+          options.refreshSeconds === undefined
+            ? ''
+            : html`<meta http-equiv="refresh" content="${options.refreshSeconds}" />`
+        }
         <title>${title} · Breakwater</title>
         <style>
           ${raw(styles)}

@@ -9,6 +9,9 @@ import type { OperatorPolicy } from './operatorDeps';
 import type { OperatorStatus } from './operatorStatus';
 import { tripTimeline } from './tripTimeline';
 
+/** Operators leave the dashboard open during an incident: it reloads itself. */
+const REFRESH_SECONDS = 30;
+
 /** One self-contained page: badge, window chart, last-hour timeline, trip history, dead letters. */
 export function dashboardPage(s: OperatorStatus, policy: OperatorPolicy): HttpResponseInit {
   const state = s.breaker?.state ?? 'UNKNOWN';
@@ -64,8 +67,8 @@ export function dashboardPage(s: OperatorStatus, policy: OperatorPolicy): HttpRe
       <h2>Trips</h2>
       ${s.trips === null || s.trips.length === 0 ? html`<p class="muted">No trips recorded.</p>` : tripTable(s.trips, s.at)}
     </section>
-    <p class="muted"><small>Read at ${formatTime(s.at)}. Reload for fresh numbers.</small></p>`;
-  return htmlPage(200, 'Breakwater circuit breaker', body);
+    <p class="muted"><small>Read at ${formatTime(s.at)}. Reloads every ${REFRESH_SECONDS} s.</small></p>`;
+  return htmlPage(200, 'Breakwater circuit breaker', body, { refreshSeconds: REFRESH_SECONDS });
 }
 
 function tripTable(trips: readonly TripRecord[], now: number): SafeHtml {

@@ -49,6 +49,7 @@ describe('GET /api/approve (confirmation page)', () => {
       'referrer-policy': 'no-referrer',
     });
     expect(res.headers['content-security-policy']).toMatch(/default-src 'none'.*form-action 'self'/);
+    expect(res.body).not.toContain('http-equiv="refresh"');
     expect(f.durable.raised).toEqual([]);
     expect(f.store.trips[0]?.approvedBy).toBeUndefined();
     expect((await f.store.getState()).state).toBe('OPEN');

@@ -90,6 +90,7 @@ describe('a whole episode as the status API and dashboard see it', () => {
     expect(page.status).toBe(200);
     expect(page.body).toMatch(/<span class="badge CLOSED" id="state">CLOSED<\/span>/);
     expect(page.body).toContain('No trips recorded.');
+    expect(page.body).toContain('<meta http-equiv="refresh" content="30" />');
     expect(page.headers['content-security-policy']).toContain("default-src 'none'");
   });
 
