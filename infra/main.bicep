@@ -42,6 +42,11 @@ param eventHubName string = 'sensor-readings'
 @description('Partitions of the hub: the upper bound of consumer parallelism. Fixed once created on Standard.')
 param eventHubPartitionCount int = 16
 
+@minValue(1)
+@maxValue(7)
+@description('Days the hub keeps events (Standard tier: at most 7). Held events wait in the hub while the breaker is open, so this bounds how long an approval may take.')
+param eventHubRetentionDays int = 7
+
 @description('EVENTHUB_CONSUMER_GROUP')
 param consumerGroupName string = 'breakwater'
 
@@ -130,6 +135,7 @@ module eventHubs 'core/event-hubs.bicep' = {
     namespaceName: '${abbrs.eventHubNamespaces}${resourceToken}'
     eventHubName: eventHubName
     partitionCount: eventHubPartitionCount
+    messageRetentionInDays: eventHubRetentionDays
     consumerGroupName: consumerGroupName
     identityPrincipalId: identity.outputs.principalId
     principalId: principalId

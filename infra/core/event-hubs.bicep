@@ -11,7 +11,8 @@ param partitionCount int
 param consumerGroupName string
 @minValue(1)
 @maxValue(7)
-param messageRetentionInDays int = 1
+@description('How long the hub keeps events. While the breaker is open events wait in the hub: an approval later than this loses the oldest ones.')
+param messageRetentionInDays int
 @description('Principal id of the app identity, granted Azure Event Hubs Data Receiver on the hub.')
 param identityPrincipalId string
 @description('Object id of the deploying user or principal, granted Data Sender for the producer script; empty to skip.')

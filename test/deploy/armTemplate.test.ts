@@ -184,5 +184,7 @@ describe('compiled infra/main.bicep', () => {
     expect(defaultOf('eventHubName')).toBe(settings.EVENTHUB_NAME.example);
     expect(defaultOf('consumerGroupName')).toBe(settings.EVENTHUB_CONSUMER_GROUP.example);
     expect(defaultOf('eventHubPartitionCount')).toBe(16);
+    // Held events wait in the hub while the breaker is open: keep them as long as Standard allows.
+    expect(defaultOf('eventHubRetentionDays')).toBe(7);
   });
 });
