@@ -6,7 +6,7 @@ import type { BenchSection } from './benchSection';
 import { fmt, measureConcurrent } from './measure';
 
 const WRITERS = 8;
-const OPS = 2_000;
+const OPS = 1_000;
 
 /** Table `record` with 8 writers (separate stores and clients, one breaker) on Azurite, and the 412s. */
 export const tableRecordSection: BenchSection = {

@@ -1,0 +1,148 @@
+import { performance } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
+import { TableClient } from '@azure/data-tables';
+
+import type { BreakerStore } from '../src/breaker/breakerStore';
+import { makeRedisBreakerStore } from '../src/breaker/redisBreakerStore';
+import { createBreakerRedis } from '../src/breaker/redisClient';
+import { makeStoreBreakerGate } from '../src/breaker/storeBreakerGate';
+import { makeTableBreakerStore } from '../src/breaker/tableBreakerStore';
+import type { ActivitySink } from '../src/processing/activitySink';
+import { type BatchProcessor, makeBatchProcessor } from '../src/processing/batchProcessor';
+import { alwaysClosedGate, type BreakerGate } from '../src/processing/breakerGate';
+import type { DeadLetterStore } from '../src/processing/deadLetter';
+import { silentLogger } from '../src/processing/logger';
+import type { ReceivedEvent } from '../src/processing/receivedEvent';
+import { systemClock } from '../src/time/clock';
+import { benchName, benchPolicy } from './benchPolicy';
+import type { BenchSection } from './benchSection';
+import { fmt, median, pct } from './measure';
+
+const BATCH = 100;
+const ROUNDS = 15;
+const BATCHES_PER_ROUND = 10;
+
+/**
+ * The same sink for every configuration: an in-memory view behind one event-loop turn per write, so a
+ * batch costs what the processor and the breaker cost and not the noise of a shared local Azurite.
+ * Homes named `down-*` fail at once with a permanent error (no retry delays in the figure).
+ */
+function benchSink(): ActivitySink {
+  const view = new Map<string, number>();
+  return {
+    write: async (reading, event) => {
+      await nextTurn();
+      if (reading.homeId.startsWith('down-')) throw new Error('sink rejected the write (bench)');
+      view.set(`${reading.homeId}/${reading.sensorId}`, event.sequenceNumber ?? 0);
+      return 'applied';
+    },
+  };
+}
+
+const discardDeadLetters: DeadLetterStore = { write: () => Promise.resolve() };
+
+let sequence = 0;
+function makeBatch(failRatio: number): ReceivedEvent[] {
+  return Array.from({ length: BATCH }, (_, i) => {
+    const n = sequence++;
+    const failing = failRatio > 0 && i % Math.round(1 / failRatio) === 0;
+    const reading = {
+      homeId: `${failing ? 'down' : 'home'}-${n % 5000}`,
+      sensorId: `door-${n}`,
+      kind: 'contact',
+      state: 'open',
+      occurredAt: new Date(Date.UTC(2026, 0, 1) + n).toISOString(),
+    };
+    return {
+      index: i,
+      body: Buffer.from(JSON.stringify(reading)),
+      partitionId: '0',
+      sequenceNumber: n,
+      offset: String(n),
+      enqueuedTimeUtc: new Date().toISOString(),
+      properties: {},
+      systemProperties: {},
+    };
+  });
+}
+
+function processor(sink: ActivitySink, breaker: BreakerGate): BatchProcessor {
+  return makeBatchProcessor({
+    functionName: 'ProcessSensorEvents',
+    sink,
+    deadLetters: discardDeadLetters,
+    breaker,
+    clock: systemClock,
+    retry: { maxAttempts: 4, initialDelayMs: 200, maxDelayMs: 2_000 },
+    batchDeadlineMs: 60_000,
+  });
+}
+
+const context = { invocationId: 'bench', logger: silentLogger, finalAttempt: false };
+
+/**
+ * Events per second of each configuration over all its batches (state refreshes included), and its
+ * ratio to `off` paired round by round. The configurations take turns in rounds, in rotating order, so
+ * load from other processes hits all alike; the first round warms up and is not counted.
+ */
+async function compare(configs: readonly [string, BatchProcessor][], failRatio: number) {
+  const rates = new Map<string, number[]>(configs.map(([label]) => [label, []]));
+  for (let round = -1; round < ROUNDS; round++) {
+    const order = configs.map((_, i) => configs[(i + Math.max(0, round)) % configs.length]!);
+    for (const [label, process] of order) {
+      const batches = Array.from({ length: BATCHES_PER_ROUND }, () => makeBatch(failRatio));
+      const t = performance.now();
+      for (const batch of batches) await process(batch, context);
+      const rate = ((BATCH * BATCHES_PER_ROUND) / (performance.now() - t)) * 1000;
+      if (round >= 0) rates.get(label)!.push(rate);
+    }
+  }
+  const off = rates.get('off') ?? [];
+  return [...rates].map(([label, r]) => ({
+    label,
+    rate: median(r),
+    ratio: median(r.map((x, i) => x / (off[i] ?? Number.NaN))),
+  }));
+}
+
+/** Processing throughput of a 100-event batch with the breaker off and on (Redis, Table), same sink. */
+export const processingSection: BenchSection = {
+  title: `Processing ${BATCH}-event batches, breaker off vs on (same in-memory sink; median of ${ROUNDS} rounds of ${BATCHES_PER_ROUND} batches)`,
+  async run({ redisUrl, storageConnectionString, print }) {
+    const sink = benchSink();
+    const stores: BreakerStore[] = [
+      makeRedisBreakerStore({
+        redis: createBreakerRedis(redisUrl),
+        name: benchName('Proc'),
+        policy: benchPolicy,
+      }),
+      makeTableBreakerStore({
+        table: TableClient.fromConnectionString(storageConnectionString, benchName('Brk'), {
+          allowInsecureConnection: true,
+          retryOptions: { maxRetries: 1 },
+        }),
+        name: benchName('Proc'),
+        policy: benchPolicy,
+      }),
+    ];
+    const gate = (store: BreakerStore) =>
+      makeStoreBreakerGate({ store, clock: systemClock, stateCacheMs: 1_000, logger: console });
+    const configs: [string, BatchProcessor][] = [
+      ['off', processor(sink, alwaysClosedGate)],
+      ['on (Redis)', processor(sink, gate(stores[0]!))],
+      ['on (Table)', processor(sink, gate(stores[1]!))],
+    ];
+    for (const [scenario, failRatio] of [
+      ['happy path', 0],
+      ['10 % failures', 0.1],
+    ] as const) {
+      print(`${scenario}:`);
+      for (const { label, rate, ratio } of await compare(configs, failRatio)) {
+        const shown = label === 'off' ? '' : `   ${pct(ratio)} of off (median of per-round ratios)`;
+        print(`  ${label.padEnd(11)} ${fmt(rate).padStart(7)} events/s${shown}`);
+      }
+    }
+    await Promise.all(stores.map((s) => s.close()));
+  },
+};
