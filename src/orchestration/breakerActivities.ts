@@ -1,4 +1,4 @@
-import type { BreakerStateName, BreakerStore, TripRecord } from '../breaker/breakerStore';
+import type { BreakerState, BreakerStateName, BreakerStore, TripRecord } from '../breaker/breakerStore';
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import { setDisabledWithOutcome } from '../control/triggerSwitchOutcome';
 import type { EmailSender } from '../notify/emailSender';
@@ -66,15 +66,7 @@ export function makeBreakerActivities(deps: BreakerActivityDeps) {
     /** Confirms the trip is the store's current OPEN episode (the trigger made it OPEN atomically). */
     async openTrip(tripId: string): Promise<OpenTripResult> {
       const current = await deps.store.getState();
-      const ours = current.tripId === tripId;
-      const status = !ours
-        ? 'stale'
-        : current.state === 'OPEN'
-          ? 'open'
-          : current.state === 'HALF_OPEN'
-            ? 'half-open'
-            : 'stale';
-      return { status, state: current.state, currentTripId: current.tripId };
+      return { status: tripStatus(current, tripId), state: current.state, currentTripId: current.tripId };
     },
 
     disableTrigger: (functionName: string) => setTrigger(functionName, true),
@@ -99,7 +91,10 @@ export function makeBreakerActivities(deps: BreakerActivityDeps) {
     /** Compare-and-set on the store; records approval and close facts on the trip. */
     async transition(input: TransitionInput, logger: Logger): Promise<boolean> {
       const now = deps.clock.now();
-      const moved = await deps.store.transition(input.from, input.to, input.tripId, now);
+      // Idempotent: a retry after a move that succeeded (but whose answer was lost) finds it done.
+      const moved =
+        (await deps.store.transition(input.from, input.to, input.tripId, now)) ||
+        isAt(await deps.store.getState(), input.to, input.tripId);
       if (moved && input.to === 'HALF_OPEN')
         await audit(input.tripId, { approvedAt: now, approvedBy: input.approvedBy ?? 'unknown' }, logger);
       if (moved && input.to === 'CLOSED') await audit(input.tripId, { closedAt: now }, logger);
@@ -116,6 +111,15 @@ export function makeBreakerActivities(deps: BreakerActivityDeps) {
     },
   };
 }
+
+function tripStatus(current: BreakerState, tripId: string): OpenTripResult['status'] {
+  if (current.tripId !== tripId) return 'stale';
+  if (current.state === 'OPEN') return 'open';
+  return current.state === 'HALF_OPEN' ? 'half-open' : 'stale';
+}
+
+const isAt = (current: BreakerState, state: BreakerStateName, tripId: string) =>
+  current.state === state && current.tripId === tripId;
 
 /** How far back the audit trail is searched for the trip of a notice. */
 const TRIP_LOOKUP_LIMIT = 20;

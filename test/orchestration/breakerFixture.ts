@@ -32,7 +32,7 @@ const policy: BreakerPolicy = {
   historyLimit: 10,
 };
 
-const SIGNING_KEY = 'orchestration-test-signing-key-0123456789abcdef';
+export const SIGNING_KEY = 'orchestration-test-signing-key-0123456789abcdef';
 const tableName = `Orch${Math.random().toString(36).slice(2, 8)}`;
 let counter = 0;
 
@@ -78,7 +78,7 @@ export async function newEpisode() {
   });
   const triggerSwitch = scriptedTriggerSwitch();
   const email = recordingEmailSender();
-  current = {
+  const deps: BreakerActivityDeps = {
     store,
     triggerSwitch,
     controlMode: 'arm',
@@ -93,10 +93,11 @@ export async function newEpisode() {
     clock: host.clock,
     deadLetterCount: () => Promise.resolve(7),
   };
+  current = deps;
   const status = () => host.customStatus as BreakerStatus;
   const subjects = () => email.sent.map((m) => m.subject);
   const activities = (name: string) => host.activityRuns.filter((r) => r.name === name);
-  return { store, tripId, input, host, triggerSwitch, email, status, subjects, activities };
+  return { store, tripId, input, host, triggerSwitch, email, deps, status, subjects, activities };
 }
 
 export const failures = (n: number, prefix = 'e') =>
