@@ -159,6 +159,10 @@ export class DurableHost {
   private timers: PendingTimer[] = [];
   private toRun: { id: number; activity: ScheduledActivity }[] = [];
   private started = false;
+  /** Retried activities to schedule again: their retry timer fired. */
+  private afterFire: ScheduledActivity[] = [];
+  /** Retry timers to create in the coming episode (the one that processes the failure). */
+  private pendingRetryTimers: { fireAt: number; retryOf: ScheduledActivity }[] = [];
 
   constructor(readonly options: DurableHostOptions) {
     this.nowMs = options.startAt;
@@ -203,8 +207,6 @@ export class DurableHost {
     if (!Number.isFinite(next)) throw new Error('no pending timer');
     this.advance(next - this.nowMs);
   }
-
-  private afterFire: ScheduledActivity[] = [];
 
   /** Runs episodes and activities until the orchestration is done or waits for a timer or an event. */
   async run(maxEpisodes = 200): Promise<void> {
@@ -329,8 +331,6 @@ export class DurableHost {
       }
     }
   }
-
-  private pendingRetryTimers: { fireAt: number; retryOf: ScheduledActivity }[] = [];
 
   /** The TimerCreated of a retry timer is written in the episode that processed the failure. */
   private flushRetryTimers(): void {
