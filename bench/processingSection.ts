@@ -17,11 +17,11 @@ import type { ReceivedEvent } from '../src/processing/receivedEvent';
 import { systemClock } from '../src/time/clock';
 import { benchName, benchPolicy } from './benchPolicy';
 import type { BenchSection } from './benchSection';
-import { fmt, median, pct } from './measure';
+import { fmt, pct } from './measure';
 
 const BATCH = 100;
-const ROUNDS = 15;
-const BATCHES_PER_ROUND = 10;
+const BATCHES = 600;
+const WARMUP = 15;
 
 /**
  * The same sink for every configuration: an in-memory view behind one event-loop turn per write, so a
@@ -82,33 +82,33 @@ function processor(sink: ActivitySink, breaker: BreakerGate): BatchProcessor {
 const context = { invocationId: 'bench', logger: silentLogger, finalAttempt: false };
 
 /**
- * Events per second of each configuration over all its batches (state refreshes included), and its
- * ratio to `off` paired round by round. The configurations take turns in rounds, in rotating order, so
- * load from other processes hits all alike; the first round warms up and is not counted.
+ * Events per second of each configuration over all its batches (state refreshes included). The
+ * configurations alternate batch by batch, in rotating order, so load from other processes on a shared
+ * machine falls on all of them alike; the first rounds warm up and are not counted.
  */
 async function compare(configs: readonly [string, BatchProcessor][], failRatio: number) {
-  const rates = new Map<string, number[]>(configs.map(([label]) => [label, []]));
-  for (let round = -1; round < ROUNDS; round++) {
-    const order = configs.map((_, i) => configs[(i + Math.max(0, round)) % configs.length]!);
-    for (const [label, process] of order) {
-      const batches = Array.from({ length: BATCHES_PER_ROUND }, () => makeBatch(failRatio));
+  const totalMs = new Map<string, number>(configs.map(([label]) => [label, 0]));
+  for (let round = -WARMUP; round < BATCHES; round++) {
+    const start = ((round % configs.length) + configs.length) % configs.length;
+    for (let i = 0; i < configs.length; i++) {
+      const [label, process] = configs[(start + i) % configs.length]!;
+      const batch = makeBatch(failRatio);
       const t = performance.now();
-      for (const batch of batches) await process(batch, context);
-      const rate = ((BATCH * BATCHES_PER_ROUND) / (performance.now() - t)) * 1000;
-      if (round >= 0) rates.get(label)!.push(rate);
+      await process(batch, context);
+      if (round >= 0) totalMs.set(label, totalMs.get(label)! + performance.now() - t);
     }
   }
-  const off = rates.get('off') ?? [];
-  return [...rates].map(([label, r]) => ({
+  const off = totalMs.get('off') ?? Number.NaN;
+  return [...totalMs].map(([label, ms]) => ({
     label,
-    rate: median(r),
-    ratio: median(r.map((x, i) => x / (off[i] ?? Number.NaN))),
+    rate: ((BATCH * BATCHES) / ms) * 1000,
+    ratio: off / ms,
   }));
 }
 
 /** Processing throughput of a 100-event batch with the breaker off and on (Redis, Table), same sink. */
 export const processingSection: BenchSection = {
-  title: `Processing ${BATCH}-event batches, breaker off vs on (same in-memory sink; median of ${ROUNDS} rounds of ${BATCHES_PER_ROUND} batches)`,
+  title: `Processing ${BATCH}-event batches, breaker off vs on (same in-memory sink; ${BATCHES} batches each, interleaved)`,
   async run({ redisUrl, storageConnectionString, print }) {
     const sink = benchSink();
     const stores: BreakerStore[] = [
@@ -139,7 +139,7 @@ export const processingSection: BenchSection = {
     ] as const) {
       print(`${scenario}:`);
       for (const { label, rate, ratio } of await compare(configs, failRatio)) {
-        const shown = label === 'off' ? '' : `   ${pct(ratio)} of off (median of per-round ratios)`;
+        const shown = label === 'off' ? '' : `   ${pct(ratio)} of off`;
         print(`  ${label.padEnd(11)} ${fmt(rate).padStart(7)} events/s${shown}`);
       }
     }

@@ -26,7 +26,11 @@ function machine(): string {
     execFileSync('redis-server', ['--version'])
       .toString()
       .match(/v=(\S+)/)?.[1] ?? '?';
-  return `${cpu}, ${os.cpus().length} vCPU, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}, redis-server ${redis}`;
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+  return `${cpu}, ${os.cpus().length} vCPU, load average ${load}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}, redis-server ${redis}`;
 }
 
 async function main() {
