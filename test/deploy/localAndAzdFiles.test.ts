@@ -56,8 +56,15 @@ describe('infra/main.parameters.json', () => {
   it('passes only parameters main.bicep declares, as azd ${VAR} substitutions', () => {
     for (const [name, entry] of Object.entries(parameters)) {
       expect(Object.keys(templateParameters), name).toContain(name);
+      if (name === 'appSettingOverrides') continue;
       expect(object(entry, name).value, name).toMatch(/^\$\{[A-Z][A-Z0-9_]*(=[^}]*)?\}$/);
     }
+  });
+
+  it('overrides only catalogue settings, if it overrides any', () => {
+    const overrides = parameters.appSettingOverrides;
+    const names = isObject(overrides) && isObject(overrides.value) ? Object.keys(overrides.value) : [];
+    expect(names.filter((n) => !settingNames.includes(n as (typeof settingNames)[number]))).toEqual([]);
   });
 
   it('provides every parameter that has no default', () => {
