@@ -3,7 +3,7 @@ import { html, type SafeHtml } from '../approval/html';
 
 const W = 600;
 const H = 160;
-const PAD = { left: 36, right: 8, top: 10, bottom: 22 };
+const PAD = { left: 40, right: 8, top: 12, bottom: 26 };
 
 /**
  * Inline SVG bar chart of failures per bucket over the window, with the active threshold drawn as a
@@ -45,8 +45,8 @@ export function failureChart(
       y2="${PAD.top + plotH}"
       stroke="#9aa8b6"
     />
-    <text x="${PAD.left - 4}" y="${PAD.top + 8}" font-size="11" text-anchor="end" fill="#5b6b7c">${max}</text>
-    <text x="${PAD.left - 4}" y="${PAD.top + plotH}" font-size="11" text-anchor="end" fill="#5b6b7c">0</text>
+    <text x="${PAD.left - 4}" y="${PAD.top + 8}" font-size="15" text-anchor="end" fill="#5b6b7c">${max}</text>
+    <text x="${PAD.left - 4}" y="${PAD.top + plotH}" font-size="15" text-anchor="end" fill="#5b6b7c">0</text>
     ${bars}
     ${
       perBucket <= max
@@ -61,7 +61,7 @@ export function failureChart(
           >`
         : ''
     }
-    <text x="${PAD.left}" y="${H - 6}" font-size="11" fill="#5b6b7c">−${seconds} s</text>
-    <text x="${W - PAD.right}" y="${H - 6}" font-size="11" text-anchor="end" fill="#5b6b7c">now</text>
+    <text x="${PAD.left}" y="${H - 6}" font-size="15" fill="#5b6b7c">−${seconds} s</text>
+    <text x="${W - PAD.right}" y="${H - 6}" font-size="15" text-anchor="end" fill="#5b6b7c">now</text>
   </svg>`;
 }

@@ -2,7 +2,7 @@ import type { TripRecord } from '../breaker/breakerStore';
 import { html, type SafeHtml } from '../approval/html';
 
 const W = 600;
-const H = 70;
+const H = 76;
 const HOUR_MS = 3_600_000;
 
 /**
@@ -46,8 +46,8 @@ export function tripTimeline(trips: readonly TripRecord[], now: number): SafeHtm
   return html`<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Breaker state over the last hour">
     <rect x="4" y="14" width="${W - 8}" height="26" fill="#e8f5e9" />
     ${segments}
-    <text x="4" y="${H - 8}" font-size="11" fill="#5b6b7c">−60 min</text>
-    <text x="${W / 2}" y="${H - 8}" font-size="11" text-anchor="middle" fill="#5b6b7c">−30 min</text>
-    <text x="${W - 4}" y="${H - 8}" font-size="11" text-anchor="end" fill="#5b6b7c">now</text>
+    <text x="4" y="${H - 8}" font-size="15" fill="#5b6b7c">−60 min</text>
+    <text x="${W / 2}" y="${H - 8}" font-size="15" text-anchor="middle" fill="#5b6b7c">−30 min</text>
+    <text x="${W - 4}" y="${H - 8}" font-size="15" text-anchor="end" fill="#5b6b7c">now</text>
   </svg>`;
 }
