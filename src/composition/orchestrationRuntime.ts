@@ -29,7 +29,10 @@ export function orchestratorSettingsFrom(config: AppConfig): BreakerOrchestrator
 /** The activities' dependencies, built on first use from the process runtime. */
 export function createActivityDeps(runtime: Runtime): BreakerActivityDeps {
   const { config } = runtime;
-  const { triggerSwitch, emailSender } = makeNotifyAndControl(config);
+  const { triggerSwitch, emailSender } = makeNotifyAndControl(config, {
+    ...runtime.notifyAndControl,
+    getCredential: runtime.getCredential,
+  });
   return {
     store: runtime.breakerStore,
     triggerSwitch,
