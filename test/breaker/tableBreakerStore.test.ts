@@ -28,7 +28,9 @@ async function rows(name: string) {
 describe('Table breaker store', () => {
   it('writes one row per (bucket, writer) and never conflicts on record', async () => {
     const name = uniqueName('rows');
-    const [a, b] = [await open(name), await open(name)];
+    // Below the threshold: only bucket rows are written, and those are never conditional.
+    const policy = { ...testPolicy, threshold: 100 };
+    const [a, b] = [await open(name, policy), await open(name, policy)];
     await Promise.all([a.record(failures(2), T0), b.record(failures(3), T0), a.record(failures(1), T0 + 10)]);
     await b.record(failures(1), T0 + 1_000);
     const buckets = (await rows(name)).filter((r) => String(r.rowKey).startsWith('b-'));
@@ -40,6 +42,40 @@ describe('Table breaker store', () => {
       ].sort(),
     );
     expect(a.stats().conflicts + b.stats().conflicts).toBe(0);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('412 on the trip: the loser re-reads, sees OPEN and does not trip again', async () => {
+    const name = uniqueName('race');
+    const a = await open(name);
+    let interleave: (() => Promise<unknown>) | undefined;
+    const raw = client();
+    // B's trip transaction waits until A has tripped: B's ETag is then stale and the service answers 412.
+    const slowed = new Proxy(raw, {
+      get(target, property, receiver) {
+        if (property === 'submitTransaction') {
+          return async (...args: Parameters<TableClient['submitTransaction']>) => {
+            const before = interleave;
+            interleave = undefined;
+            await before?.();
+            return target.submitTransaction(...args);
+          };
+        }
+        const value: unknown = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const b = makeTableBreakerStore({ table: slowed, name, policy: testPolicy });
+    await a.record(failures(5), T0);
+    let aResult: Awaited<ReturnType<typeof a.record>> | undefined;
+    interleave = async () => {
+      aResult = await a.record(failures(1), T0 + 1);
+    };
+    const bResult = await b.record(failures(1), T0 + 2);
+    expect(aResult).toMatchObject({ tripped: true, state: 'OPEN' });
+    expect(bResult).toEqual({ failuresInWindow: 6, state: 'OPEN', tripped: false, tripId: aResult?.tripId });
+    expect(b.stats()).toEqual({ recordConflicts: 1, conflicts: 1 });
+    expect(await a.history(10)).toHaveLength(1);
     await Promise.all([a.close(), b.close()]);
   });
 
