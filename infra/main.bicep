@@ -197,6 +197,8 @@ module functionApp 'app/function-app.bicep' = {
     instanceMemoryMB: instanceMemoryMB
     appSettingOverrides: appSettingOverrides
     // Names are those of src/config/settings.ts and of the Functions host; test/deploy checks them.
+    // Never add AzureWebJobs.<FunctionName>.Disabled: only the breaker sets it, and a redeploy that wrote
+    // it would silently re-enable a tripped breaker (app/function-app.bicep carries the live value over).
     // Settings left out here take their catalogue default, or are auto-detected in Azure (PUBLIC_BASE_URL
     // from WEBSITE_HOSTNAME). Empty values count as unset.
     appSettings: {
