@@ -1,6 +1,3 @@
-import type { TokenCredential } from '@azure/core-auth';
-import { DefaultAzureCredential } from '@azure/identity';
-
 import type { ApprovalHandlerDeps } from '../approval/approvalHandler';
 import { durableOrchestrationControl } from '../approval/durableOrchestrationControl';
 import { makeTriggerSwitch } from '../control/makeTriggerSwitch';
@@ -30,16 +27,13 @@ export function createOperatorRuntime(runtime: Runtime): OperatorRuntime {
   const orchestration = durableOrchestrationControl(functionName);
   const deadLetterQueue = storage.queue(config.processing.deadLetterQueue);
   const deadLetterCount = queueDeadLetterCount(deadLetterQueue);
-  let credential: TokenCredential | undefined;
+  // The same switch the orchestration's activities use: one credential, the same (test) ARM endpoint.
+  const overrides = runtime.notifyAndControl.overrides ?? {};
   const triggerSwitch = makeTriggerSwitch(config, {
-    // Only arm mode uses it; created on first use so local runs never build one.
-    credential: lazyCredential(
-      () =>
-        (credential ??= new DefaultAzureCredential(
-          config.managedIdentityClientId ? { managedIdentityClientId: config.managedIdentityClientId } : {},
-        )),
-    ),
-    logger: console,
+    credential: lazyCredential(runtime.getCredential),
+    logger: runtime.notifyAndControl.logger ?? console,
+    ...(overrides.armEndpoint === undefined ? {} : { armEndpoint: overrides.armEndpoint }),
+    ...(overrides.tls === undefined ? {} : { tls: overrides.tls }),
   });
   return {
     approval: {
