@@ -19,6 +19,7 @@ let server: DurableClientServer;
 let now = Date.UTC(2026, 0, 1);
 
 beforeAll(async () => {
+  server = await startDurableClientServer();
   const env = testAppEnv('orchwd', {
     BREAKER_THRESHOLD: '1',
     BREAKER_PROBATION_THRESHOLD: '1',
@@ -34,12 +35,11 @@ beforeAll(async () => {
       decorateSink: () => ({ write: () => Promise.reject(new TransientSinkError('downstream offline')) }),
     }),
   );
-  server = await startDurableClientServer();
   await import('../../src/functions/processSensorEvents');
   await import('../../src/functions/breakerOrchestration');
   await import('../../src/functions/breakerWatchdog');
 });
-afterAll(() => server?.close());
+afterAll(() => server.close());
 
 const tick = () =>
   invokeRpc(WATCHDOG, {
