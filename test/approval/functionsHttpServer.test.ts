@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { durableOrchestrationControl } from '../../src/approval/durableOrchestrationControl';
+import { registerOperator } from '../../src/operator/registerOperator';
+import { type FunctionsHttpServer, startFunctionsHttpServer } from '../support/functionsHttpServer';
+import { memoryBreakerStore } from '../support/memoryBreakerStore';
+import { memoryTriggerSwitch, POLICY } from '../operator/operatorFixture';
+import { approvalFixture, type ApprovalFixture } from './approvalFixture';
+
+let f: ApprovalFixture;
+let server: FunctionsHttpServer;
+beforeAll(async () => {
+  f = await approvalFixture();
+  registerOperator({
+    functionName: 'ProcessSensorEvents',
+    clock: f.clock,
+    policy: POLICY,
+    store: memoryBreakerStore({ threshold: 100, probationThreshold: 10, windowMs: 30_000, bucketMs: 1_000 }),
+    triggerSwitch: memoryTriggerSwitch(),
+    deadLetterCount: () => Promise.resolve(0),
+    orchestration: durableOrchestrationControl('ProcessSensorEvents'),
+  });
+  server = await startFunctionsHttpServer({
+    functionKey: 'k',
+    extraInputs: () => ({ durableClient: f.durable.clientData }),
+  });
+});
+afterAll(async () => {
+  await server.close();
+  await f.close();
+});
+
+describe('the local functions HTTP server (test support for browsers and curl)', () => {
+  it('routes /api/<route> to the registered function and enforces methods and function keys', async () => {
+    expect((await fetch(`${server.baseUrl}/api/nothing-here`)).status).toBe(404);
+    expect((await fetch(`${server.baseUrl}/api/approve`, { method: 'DELETE' })).status).toBe(405);
+    expect((await fetch(`${server.baseUrl}/api/breaker/status`)).status).toBe(401);
+    expect((await fetch(`${server.baseUrl}/api/breaker/status?code=wrong`)).status).toBe(401);
+    const ok = await fetch(`${server.baseUrl}/api/breaker/status`, { headers: { 'x-functions-key': 'k' } });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ state: 'CLOSED' });
+    // Anonymous: no key needed; the page itself answers (400: no token).
+    const page = await fetch(`${server.baseUrl}/api/approve`);
+    expect(page.status).toBe(400);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(server.served.map((s) => s.status)).toEqual([404, 405, 401, 401, 200, 400]);
+  });
+});
