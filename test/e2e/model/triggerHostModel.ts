@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { invokeRpc, registration } from '../../support/fakeFunctionsCore';
+import { invokeRpc, registration, type RpcInvocation } from '../../support/fakeFunctionsCore';
 import type { EventHubModel, HubEvent } from './eventHubModel';
 import type { SimClock } from './simClock';
 
@@ -36,6 +36,8 @@ export interface TriggerHostModelOptions {
   readonly isDisabled: () => Promise<boolean>;
   /** Defaults to host.json `extensions.eventHubs.maxEventBatchSize`. */
   readonly maxBatchSize?: number;
+  /** Non-trigger inputs of each invocation (e.g. the durable client binding data). */
+  readonly inputData?: () => RpcInvocation['inputData'];
 }
 
 /**
@@ -141,6 +143,7 @@ export class TriggerHostModel {
     try {
       await invokeRpc(this.options.functionName, {
         ...toRpcBatch(events),
+        inputData: this.options.inputData?.() ?? [],
         retryContext: { retryCount, maxRetryCount: this.retry.maxRetryCount },
       });
     } catch (error) {

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { BreakwaterWorld, DISABLED_SETTING } from './model/breakwaterWorld';
+import { keyOf, runScenario, type ScenarioPlan, type ScenarioReport } from './model/scenario';
+
+let world: BreakwaterWorld;
+beforeAll(async () => {
+  world = await BreakwaterWorld.create();
+});
+afterAll(() => world.close());
+
+/** G1 and G2 for one run: every event processed or dead-lettered, first writes in sequence order. */
+function expectNothingLostAndInOrder(world: BreakwaterWorld, report: ScenarioReport, run: string) {
+  const writes = world.writes.filter((w) => w.run === run);
+  const processed = new Set(writes.map((w) => keyOf(w.partitionId, w.sequenceNumber)));
+  const deadLettered = new Set(report.deadLetters.map((d) => keyOf(d.partitionId, d.sequenceNumber)));
+  const lost = report.sent.filter(
+    (e) =>
+      !processed.has(keyOf(e.partitionId, e.sequenceNumber)) &&
+      !deadLettered.has(keyOf(e.partitionId, e.sequenceNumber)),
+  );
+  expect(lost.map((e) => keyOf(e.partitionId, e.sequenceNumber))).toEqual([]);
+  expect(report.host.checkpointedAfterFailure).toEqual([]);
+  const byPartition = new Map<string, number[]>();
+  for (const w of writes) {
+    const firsts = byPartition.get(w.partitionId) ?? [];
+    if (!firsts.includes(w.sequenceNumber)) firsts.push(w.sequenceNumber);
+    byPartition.set(w.partitionId, firsts);
+  }
+  for (const firsts of byPartition.values()) expect(firsts).toEqual([...firsts].sort((a, b) => a - b));
+}
+
+describe('a downstream outage long enough to trip the breaker', () => {
+  const plan: ScenarioPlan = {
+    run: 'outage',
+    partitions: 4,
+    events: 400,
+    sendSeconds: 40,
+    homes: 37,
+    poisonEvery: 0,
+    outages: [{ from: 5, to: 50 }],
+    approveAfter: 60,
+    crashes: [],
+    maxSeconds: 900,
+  };
+  let report: ScenarioReport;
+
+  beforeAll(async () => {
+    report = await runScenario(world, plan);
+  }, 240_000);
+
+  it('settles: trigger enabled, breaker CLOSED, every event behind the checkpoint', () => {
+    expect(report.settled, report.timeline.map((t) => `${t.second}s ${t.what}`).join('\n')).toBe(true);
+    expect(world.arm.settings()).toMatchObject({ [DISABLED_SETTING]: 'false', UNRELATED_SETTING: 'kept' });
+  });
+
+  it('loses nothing and writes each partition in order', () => {
+    expectNothingLostAndInOrder(world, report, plan.run);
+  });
+
+  it('trips once: one orchestration, the trigger disabled, one approval email, approval by link', () => {
+    expect(report.orchestrationIds).toHaveLength(1);
+    const whats = report.timeline.map((t) => t.what);
+    expect(whats).toContain('trigger DISABLED (listener stopped)');
+    expect(whats.filter((w) => w === 'email with approval link received')).toHaveLength(1);
+    expect(report.approvals.map((a) => a.postStatus)).toEqual([200]);
+    // The orchestration disables, then emails, in one step; the host notices the setting on its next round.
+    const order = [
+      'breaker OPEN',
+      'email with approval link received',
+      'trigger DISABLED (listener stopped)',
+      'approval link followed (HTTP 200)',
+      'breaker HALF_OPEN',
+      'trigger ENABLED (listener resumes)',
+      'breaker CLOSED',
+    ];
+    const positions = order.map((w) => (w === 'breaker CLOSED' ? whats.lastIndexOf(w) : whats.indexOf(w)));
+    expect(positions.every((p) => p >= 0)).toBe(true);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+  });
+
+  it('held the stream instead of dead-lettering the outage once OPEN', () => {
+    const openedAt = report.timeline.find((t) => t.what === 'breaker OPEN')?.second ?? 0;
+    const lettersAfterOpen = report.deadLetters.filter(
+      (d) => Date.parse(d.deadLetteredAt) > Date.UTC(2026, 0, 1) + (openedAt + 2) * 1000,
+    );
+    expect(lettersAfterOpen).toEqual([]);
+  });
+});
+
+describe('approving while the downstream is still down', () => {
+  const plan: ScenarioPlan = {
+    run: 'retrip',
+    partitions: 2,
+    events: 200,
+    sendSeconds: 20,
+    homes: 11,
+    poisonEvery: 0,
+    outages: [{ from: 2, to: 70 }],
+    approveAfter: 15,
+    crashes: [],
+    maxSeconds: 900,
+  };
+  let report: ScenarioReport;
+
+  beforeAll(async () => {
+    report = await runScenario(world, plan);
+  }, 240_000);
+
+  it('re-trips during probation: a new trip, a new orchestration, a second approval, then recovers', () => {
+    expect(report.settled, report.timeline.map((t) => `${t.second}s ${t.what}`).join('\n')).toBe(true);
+    expect(new Set(report.orchestrationIds).size).toBeGreaterThanOrEqual(2);
+    expect(report.approvals.length).toBe(report.orchestrationIds.length);
+    expect(report.timeline.map((t) => t.what)).toContain('breaker HALF_OPEN');
+    expectNothingLostAndInOrder(world, report, plan.run);
+  });
+});
