@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { BreakwaterWorld, DISABLED_SETTING } from './model/breakwaterWorld';
 import { keyOf, runScenario, type ScenarioPlan, type ScenarioReport } from './model/scenario';
 
 let world: BreakwaterWorld;
 beforeAll(async () => {
-  world = await BreakwaterWorld.create();
+  world = await BreakwaterWorld.create({ storageConnectionString: inject('storageConnectionString') });
 });
 afterAll(() => world.close());
 

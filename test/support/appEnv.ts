@@ -1,30 +1,13 @@
 import { inject } from 'vitest';
 
-/**
- * App settings for a test: the run's Azurite, plus table/queue/container names unique to the caller so
- * test files never see each other's rows. Overrides win.
- */
+import { localAppEnv } from './localAppEnv';
+
+/** App settings for a test: the run's Azurite (see `localAppEnv`). */
 export function testAppEnv(
   prefix: string,
   overrides: Record<string, string | undefined> = {},
 ): Record<string, string> {
-  const id = `${prefix}${Math.random().toString(36).slice(2, 8)}`.toLowerCase().replace(/[^a-z0-9]/g, '');
-  const env: Record<string, string | undefined> = {
-    AzureWebJobsStorage: inject('storageConnectionString'),
-    EventHubConnection:
-      'Endpoint=sb://localhost;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=SAS_KEY_VALUE;UseDevelopmentEmulator=true;',
-    EVENTHUB_NAME: 'sensor-readings',
-    EVENTHUB_CONSUMER_GROUP: 'breakwater',
-    SINK_TABLE_NAME: `Activity${id}`,
-    BREAKER_TABLE_NAME: `Breaker${id}`,
-    DEAD_LETTER_CONTAINER: `dl-${id}`,
-    DEAD_LETTER_QUEUE: `dl-${id}`,
-    EVENT_RETRY_INITIAL_DELAY_MS: '1',
-    EVENT_RETRY_MAX_DELAY_MS: '2',
-    APPROVAL_SIGNING_KEY: 'test-signing-key-0123456789abcdef0123456789',
-    ...overrides,
-  };
-  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+  return localAppEnv(inject('storageConnectionString'), prefix, overrides);
 }
 
 /** Puts settings into process.env for code that reads it at module load (the composition root). */

@@ -3,7 +3,7 @@ import { QueueServiceClient } from '@azure/storage-queue';
 
 import { createRuntime, installRuntime, type Runtime } from '../../../src/composition/runtime';
 import type { DeadLetterMessage } from '../../../src/processing/blobQueueDeadLetterStore';
-import { testAppEnv } from '../../support/appEnv';
+import { localAppEnv } from '../../support/localAppEnv';
 import { type ArmServer, startArmServer, staticTokenCredential } from '../../support/armServer';
 import { bindingOfType, invokeRpc } from '../../support/fakeFunctionsCore';
 import { type FunctionsHttpServer, startFunctionsHttpServer } from '../../support/functionsHttpServer';
@@ -30,6 +30,8 @@ export interface SinkWrite {
 }
 
 export interface WorldOptions {
+  /** Azurite (or any storage account) for the sink, dead letters and the Table breaker store. */
+  readonly storageConnectionString: string;
   /** Settings that differ from the end-to-end defaults. */
   readonly settings?: Record<string, string>;
 }
@@ -62,7 +64,7 @@ export class BreakwaterWorld {
     this.downstream.down = down;
   }
 
-  static async create(options: WorldOptions = {}): Promise<BreakwaterWorld> {
+  static async create(options: WorldOptions): Promise<BreakwaterWorld> {
     const clock = new SimClock(Date.UTC(2026, 0, 1));
     const downstream = { down: false };
     const cert = makeSelfSignedCert();
@@ -75,7 +77,7 @@ export class BreakwaterWorld {
       functionKey: FUNCTION_KEY,
       extraInputs: () => ({ durableClient: durable.clientData }),
     });
-    const env = testAppEnv('e2e', {
+    const env = localAppEnv(options.storageConnectionString, 'e2e', {
       BREAKER_THRESHOLD: '20',
       BREAKER_WINDOW_SECONDS: '10',
       BREAKER_BUCKET_SECONDS: '1',
