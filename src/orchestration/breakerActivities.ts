@@ -9,6 +9,7 @@ import type { BreakerMessageBuilder } from './breakerMessages';
 import type { BreakerNotice } from './breakerNotice';
 import type { ControlOutcome } from './breakerStatus';
 import { toControlOutcome } from './controlOutcome';
+import { type EpisodeSettings, episodeSettingsOf } from './episodeSettings';
 
 export interface BreakerActivityDeps {
   readonly store: BreakerStore;
@@ -27,6 +28,8 @@ export interface OpenTripResult {
   readonly status: 'open' | 'half-open' | 'stale';
   readonly state: BreakerStateName;
   readonly currentTripId: string | undefined;
+  /** The settings this episode runs by, recorded in the history with this result. */
+  readonly settings: EpisodeSettings;
 }
 
 export interface StoreSnapshot {
@@ -46,7 +49,7 @@ export interface TransitionInput {
  * The breaker's activities: every bit of I/O the orchestration does. Each is idempotent, because the
  * orchestration may run one again after a crash or a replaced instance.
  */
-export function makeBreakerActivities(deps: BreakerActivityDeps) {
+export function makeBreakerActivities(deps: BreakerActivityDeps, episode: EpisodeSettings) {
   const audit = async (tripId: string, patch: Partial<Omit<TripRecord, 'tripId'>>, logger: Logger) => {
     try {
       await deps.store.updateTrip(tripId, patch);
@@ -66,7 +69,12 @@ export function makeBreakerActivities(deps: BreakerActivityDeps) {
     /** Confirms the trip is the store's current OPEN episode (the trigger made it OPEN atomically). */
     async openTrip(tripId: string): Promise<OpenTripResult> {
       const current = await deps.store.getState();
-      return { status: tripStatus(current, tripId), state: current.state, currentTripId: current.tripId };
+      return {
+        status: tripStatus(current, tripId),
+        state: current.state,
+        currentTripId: current.tripId,
+        settings: episodeSettingsOf(episode),
+      };
     },
 
     disableTrigger: (functionName: string) => setTrigger(functionName, true),

@@ -6,13 +6,11 @@ import { awaitApproval, type Steps } from './awaitApproval';
 import type { OpenTripResult, StoreSnapshot, TransitionInput } from './breakerActivities';
 import type { BreakerNotice } from './breakerNotice';
 import type { BreakerOrchestrationInput, BreakerStatus, ControlOutcome } from './breakerStatus';
+import type { EpisodeSettings } from './episodeSettings';
 import { parseOrchestrationInput } from './parseOrchestrationInput';
 
-export interface BreakerOrchestratorSettings {
-  readonly maxReminders: number;
-  readonly reminderMinutes: number;
-  readonly probationSeconds: number;
-  /** Retry policy of every activity call (transient failures only reach it). */
+export interface BreakerOrchestratorSettings extends EpisodeSettings {
+  /** Retry policy of every activity call (transient failures only reach it); a code constant, not config. */
   readonly retry: {
     readonly firstRetryIntervalMs: number;
     readonly maxAttempts: number;
@@ -27,9 +25,11 @@ export interface BreakerOrchestratorSettings {
  * after a quiet probation, CLOSED. Deterministic: all I/O in activities, time only from
  * `currentUtcDateTime`, no continueAsNew (so no timer of an earlier generation can fire into a later one).
  */
-export function makeBreakerOrchestrator(settings: BreakerOrchestratorSettings): OrchestrationHandler {
-  const retry = new df.RetryOptions(settings.retry.firstRetryIntervalMs, settings.retry.maxAttempts);
-  retry.backoffCoefficient = settings.retry.backoffCoefficient ?? 1;
+export function makeBreakerOrchestrator(
+  retrySettings: BreakerOrchestratorSettings['retry'],
+): OrchestrationHandler {
+  const retry = new df.RetryOptions(retrySettings.firstRetryIntervalMs, retrySettings.maxAttempts);
+  retry.backoffCoefficient = retrySettings.backoffCoefficient ?? 1;
 
   return function* breakerOrchestrator(context: OrchestrationContext): Steps<BreakerStatus> {
     const dfx = context.df;
@@ -65,7 +65,7 @@ export function makeBreakerOrchestrator(settings: BreakerOrchestratorSettings): 
           ok: false,
           permanent: false,
           code: 'RETRIES_EXHAUSTED',
-          message: `gave up after ${settings.retry.maxAttempts} attempts: ${message}`,
+          message: `gave up after ${retrySettings.maxAttempts} attempts: ${message}`,
         };
       }
     }
@@ -89,6 +89,8 @@ export function makeBreakerOrchestrator(settings: BreakerOrchestratorSettings): 
 
     publish({ phase: 'opening' });
     const opened = (yield call(BreakerActivity.openTrip, tripId)) as OpenTripResult;
+    // From here on the episode's numbers come from the history, not from the current config.
+    const { settings } = opened;
     if (opened.status === 'stale') {
       return supersede(`the store is ${opened.state} with trip ${opened.currentTripId ?? 'none'}`);
     }

@@ -24,11 +24,11 @@ export function registerBreakerOrchestration(
   let built: { deps: BreakerActivityDeps; activities: BreakerActivities } | undefined;
   const acts = () => {
     const deps = getDeps();
-    if (built?.deps !== deps) built = { deps, activities: makeBreakerActivities(deps) };
+    if (built?.deps !== deps) built = { deps, activities: makeBreakerActivities(deps, settings) };
     return built.activities;
   };
 
-  df.app.orchestration(BREAKER_ORCHESTRATOR, makeBreakerOrchestrator(settings));
+  df.app.orchestration(BREAKER_ORCHESTRATOR, makeBreakerOrchestrator(settings.retry));
   const activity = (
     name: string,
     handler: (input: unknown, context: InvocationContext) => Promise<unknown>,

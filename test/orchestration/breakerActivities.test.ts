@@ -4,13 +4,18 @@ import { TriggerSwitchTransientError } from '../../src/control/triggerSwitchErro
 import { verifyApprovalToken } from '../../src/notify/approvalToken';
 import { makeBreakerActivities } from '../../src/orchestration/breakerActivities';
 import { silentLogger } from '../../src/processing/logger';
-import { FN, newEpisode, SIGNING_KEY, T0 } from './breakerFixture';
+import { FN, newEpisode, SETTINGS, SIGNING_KEY, T0 } from './breakerFixture';
 
 describe('breaker activities (against the Table store)', () => {
   it('reports whether the trip is the current OPEN episode', async () => {
     const e = await newEpisode();
-    const acts = makeBreakerActivities(e.deps);
-    expect(await acts.openTrip(e.tripId)).toEqual({ status: 'open', state: 'OPEN', currentTripId: e.tripId });
+    const acts = makeBreakerActivities(e.deps, SETTINGS);
+    expect(await acts.openTrip(e.tripId)).toEqual({
+      status: 'open',
+      state: 'OPEN',
+      currentTripId: e.tripId,
+      settings: { maxReminders: 2, reminderMinutes: 3, probationSeconds: 600 },
+    });
     expect((await acts.openTrip('another-trip')).status).toBe('stale');
     await e.store.transition('OPEN', 'HALF_OPEN', e.tripId, T0 + 1);
     expect((await acts.openTrip(e.tripId)).status).toBe('half-open');
@@ -18,7 +23,7 @@ describe('breaker activities (against the Table store)', () => {
 
   it('moves the state idempotently: a retried transition that already happened reports success', async () => {
     const e = await newEpisode();
-    const acts = makeBreakerActivities(e.deps);
+    const acts = makeBreakerActivities(e.deps, SETTINGS);
     const toHalfOpen = {
       from: 'OPEN',
       to: 'HALF_OPEN',
@@ -34,7 +39,7 @@ describe('breaker activities (against the Table store)', () => {
 
   it('reads the state and the failures in the window; resetting empties the window', async () => {
     const e = await newEpisode();
-    const acts = makeBreakerActivities(e.deps);
+    const acts = makeBreakerActivities(e.deps, SETTINGS);
     // The host's clock (1 s after the trip) is the activities' clock.
     expect(await acts.readState()).toEqual({ state: 'OPEN', tripId: e.tripId, failuresInWindow: 6 });
     await acts.resetWindow();
@@ -43,17 +48,17 @@ describe('breaker activities (against the Table store)', () => {
 
   it('switches the trigger: soft in local mode; a transient failure is thrown for the retry policy', async () => {
     const e = await newEpisode();
-    const local = makeBreakerActivities({ ...e.deps, controlMode: 'local' });
+    const local = makeBreakerActivities({ ...e.deps, controlMode: 'local' }, SETTINGS);
     expect(await local.disableTrigger(FN)).toEqual({ ok: true, soft: true });
     e.triggerSwitch.failNext(new TriggerSwitchTransientError('ARM answered 503', 503));
-    await expect(makeBreakerActivities(e.deps).enableTrigger(FN, e.tripId, silentLogger)).rejects.toThrow(
-      /503/,
-    );
+    await expect(
+      makeBreakerActivities(e.deps, SETTINGS).enableTrigger(FN, e.tripId, silentLogger),
+    ).rejects.toThrow(/503/);
   });
 
   it('emails the trip notice with the recorded error sample, dead letters and a valid approval link', async () => {
     const e = await newEpisode();
-    const acts = makeBreakerActivities(e.deps);
+    const acts = makeBreakerActivities(e.deps, SETTINGS);
     await acts.sendEmail(
       {
         kind: 'tripped',

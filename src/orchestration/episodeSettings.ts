@@ -1,0 +1,17 @@
+/**
+ * The numbers an episode runs by. The orchestrator receives them through the history (the result
+ * of its first activity), never from config at replay time: a config change and app restart in the
+ * middle of an episode must not change what a replay does (a different reminder count would schedule
+ * timers the history does not have).
+ */
+export interface EpisodeSettings {
+  readonly maxReminders: number;
+  readonly reminderMinutes: number;
+  readonly probationSeconds: number;
+}
+
+export const episodeSettingsOf = (s: EpisodeSettings): EpisodeSettings => ({
+  maxReminders: s.maxReminders,
+  reminderMinutes: s.reminderMinutes,
+  probationSeconds: s.probationSeconds,
+});
