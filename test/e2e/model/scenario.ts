@@ -20,6 +20,12 @@ export interface ScenarioPlan {
   readonly crashes: readonly { readonly at: number; readonly partition: number }[];
   /** Upper bound of simulated seconds before the run gives up. */
   readonly maxSeconds: number;
+  /** Other things that happen at a given second (a store outage, a restart), run before that second's round. */
+  readonly happenings?: readonly {
+    readonly at: number;
+    readonly what: string;
+    readonly run: () => Promise<void>;
+  }[];
 }
 
 export interface TimelineEntry {
