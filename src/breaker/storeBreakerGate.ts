@@ -22,8 +22,9 @@ export interface StoreBreakerGate extends BreakerGate {
 const closed: GateState = { open: false, tripId: undefined };
 
 /**
- * The processing function's breaker gate on the shared store (design section 4). `check` costs a store
- * read at most once per `stateCacheMs` per instance (concurrent checks share it); `recordFailures` is one
+ * The processing function's breaker gate on the shared store (design section 4). `check` reads the store
+ * about once per `stateCacheMs` per instance (concurrent checks share one read; from half the TTL on the
+ * read happens in the background, so a batch waits only when the cache has expired); `recordFailures` is one
  * `record` round trip and refreshes the cache. Neither throws: when the store fails, the gate reports
  * closed (processing and dead-lettering go on, G6), tracks the outage and logs it once per interval.
  * HALF_OPEN lets batches through: probation is the store's lower threshold.
@@ -52,13 +53,21 @@ export function makeStoreBreakerGate(deps: StoreBreakerGateDeps): StoreBreakerGa
     }
   };
 
+  const startRefresh = () =>
+    (refreshing ??= refresh().finally(() => {
+      refreshing = undefined;
+    }));
+
   return {
     check() {
-      if (cached && clock.now() - cached.at < deps.stateCacheMs) return Promise.resolve(cached.gate);
-      refreshing ??= refresh().finally(() => {
-        refreshing = undefined;
-      });
-      return refreshing;
+      const age = cached ? clock.now() - cached.at : Number.POSITIVE_INFINITY;
+      if (cached && age < deps.stateCacheMs) {
+        // Refresh ahead from half the TTL on, in the background: under a steady flow of batches no
+        // batch waits for a store read, and the state served is still never older than the TTL (G4).
+        if (age >= deps.stateCacheMs / 2) void startRefresh();
+        return Promise.resolve(cached.gate);
+      }
+      return startRefresh();
     },
 
     async recordFailures(failures: readonly FailureSample[]): Promise<RecordedFailures> {

@@ -31,14 +31,16 @@ function recordingLogger() {
   return { lines, log: push('log'), warn: push('warn'), error: push('error') };
 }
 
-/** Counts store reads so caching is observable. */
+/** Counts store reads so caching is observable; `lastRead` lets a test await a background read. */
 function countingStore(store: BreakerStore) {
-  const counts = { getState: 0, record: 0 };
+  const counts = { getState: 0, record: 0, lastRead: Promise.resolve() as Promise<unknown> };
   const wrapped: BreakerStore = {
     ...store,
     getState: () => {
       counts.getState++;
-      return store.getState();
+      const read = store.getState();
+      counts.lastRead = read.catch(() => undefined);
+      return read;
     },
     record: (f, now) => {
       counts.record++;
@@ -77,19 +79,25 @@ function downStore(): BreakerStore & { up: boolean } {
 }
 
 describe('store-backed breaker gate', () => {
-  it('reads the state at most once per cache TTL per instance', async () => {
+  it('reads the state at most once per cache TTL per instance, refreshing ahead in the background', async () => {
     const name = uniqueName('gate');
     const { store, counts } = countingStore(redisStore(name));
     const clock = manualClock();
     const gate = makeStoreBreakerGate({ store, clock, stateCacheMs: 1_000, logger: recordingLogger() });
-    expect(await gate.check()).toEqual({ open: false, tripId: undefined });
+    expect(await gate.check()).toEqual({ open: false, tripId: undefined }); // read 1, waited for
     const tripId = await redisStore(name).openManually('drill', T0);
-    clock.advance(999);
-    expect(await gate.check()).toEqual({ open: false, tripId: undefined }); // still cached
+    clock.advance(499);
+    expect(await gate.check()).toEqual({ open: false, tripId: undefined }); // fresh: no read
     expect(counts.getState).toBe(1);
-    clock.advance(1);
+    clock.advance(1); // half the TTL: served from the cache, read 2 starts in the background
+    expect(await gate.check()).toEqual({ open: false, tripId: undefined });
+    expect(counts.getState).toBe(2);
+    await counts.lastRead;
     expect(await gate.check()).toEqual({ open: true, tripId });
     expect(counts.getState).toBe(2);
+    clock.advance(1_000); // expired with no read in between: this check waits for read 3
+    expect(await gate.check()).toEqual({ open: true, tripId });
+    expect(counts.getState).toBe(3);
   });
 
   it('shares one read between concurrent checks', async () => {
