@@ -42,6 +42,7 @@ export function makeBreakerMessages(settings: BreakerMessageSettings): BreakerMe
       case 'tripped':
       case 'reminder': {
         const common = {
+          switchOutcome: toSwitchOutcome(notice.disable, true),
           to,
           functionName: notice.functionName,
           trip:
@@ -51,14 +52,8 @@ export function makeBreakerMessages(settings: BreakerMessageSettings): BreakerMe
           ...link(notice, facts.now),
         };
         return notice.kind === 'tripped'
-          ? tripNotice({ ...common, switchOutcome: toSwitchOutcome(notice.disable, true) })
-          : reminder({
-              ...common,
-              // The reminder repeats the trip facts; how disabling went is in the trip notice and status.
-              switchOutcome: { kind: 'switched', disabled: true },
-              reminderNumber: notice.reminder,
-              maxReminders: notice.maxReminders,
-            });
+          ? tripNotice(common)
+          : reminder({ ...common, reminderNumber: notice.reminder, maxReminders: notice.maxReminders });
       }
       case 'resumed':
         return resumed({

@@ -11,7 +11,12 @@ export type BreakerNotice =
       readonly failuresInWindow: number | undefined;
       readonly disable: ControlOutcome;
     })
-  | (NoticeBase & { readonly kind: 'reminder'; readonly reminder: number; readonly maxReminders: number })
+  | (NoticeBase & {
+      readonly kind: 'reminder';
+      readonly reminder: number;
+      readonly maxReminders: number;
+      readonly disable: ControlOutcome;
+    })
   | (NoticeBase & { readonly kind: 'resumed'; readonly approvedBy: string; readonly enable: ControlOutcome })
   | (NoticeBase & { readonly kind: 'enable-failed'; readonly approvedBy: string; readonly message: string })
   | (NoticeBase & { readonly kind: 'closed' });

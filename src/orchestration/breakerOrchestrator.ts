@@ -111,7 +111,13 @@ export function makeBreakerOrchestrator(
         *remind(n) {
           publish({ remindersSent: n });
           log(`no approval yet: reminder ${n} of ${settings.maxReminders}`);
-          yield* notify({ ...base(), kind: 'reminder', reminder: n, maxReminders: settings.maxReminders });
+          yield* notify({
+            ...base(),
+            kind: 'reminder',
+            reminder: n,
+            maxReminders: settings.maxReminders,
+            disable,
+          });
         },
       });
       log(`approved by ${approval.approvedBy}`);

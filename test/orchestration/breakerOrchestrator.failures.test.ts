@@ -46,6 +46,11 @@ describe('breaker orchestration: failing activities', () => {
     });
     expect(e.email.sent[0]!.text).toMatch(/could NOT be disabled \(TRIGGER_SWITCH_PERMISSION\)/);
     expect(e.email.sent[0]!.text).toMatch(/Website Contributor/);
+    // Reminders repeat it, and the switch is still not retried.
+    await e.host.fireNextTimer();
+    expect(e.email.sent[1]!.subject).toMatch(/Reminder 1\/2/);
+    expect(e.email.sent[1]!.text).toMatch(/could NOT be disabled/);
+    expect(e.triggerSwitch.calls).toHaveLength(1);
   });
 
   it('gives up on a transient failure after the bounded attempts and still waits for approval', async () => {
