@@ -62,7 +62,10 @@ export function makeBlobQueueDeadLetterStore(
         });
       message = { ...toMessage(letter, blobName, undefined), propertiesBlobName };
     }
-    await queue.sendMessage(Buffer.from(JSON.stringify(message)).toString('base64'));
+    // Never expires: the default time-to-live (7 days) would silently drop a dead letter nobody redrove.
+    await queue.sendMessage(Buffer.from(JSON.stringify(message)).toString('base64'), {
+      messageTimeToLive: -1,
+    });
   };
 
   return {

@@ -37,6 +37,11 @@ function letter(event: ReceivedEvent, overrides: Partial<DeadLetter> = {}): Dead
   };
 }
 
+async function peekExpiry(): Promise<Date | undefined> {
+  const { peekedMessageItems } = await queue().peekMessages({ numberOfMessages: 1 });
+  return peekedMessageItems[0]?.expiresOn;
+}
+
 async function receiveAll(): Promise<DeadLetterMessage[]> {
   const { receivedMessageItems } = await queue().receiveMessages({ numberOfMessages: 32 });
   await Promise.all(receivedMessageItems.map((m) => queue().deleteMessage(m.messageId, m.popReceipt)));
@@ -72,6 +77,14 @@ describe('the blob + queue dead-letter store', () => {
     const blob = container().getBlobClient(message!.blobName);
     expect(await blob.downloadToBuffer()).toEqual(Buffer.from([0, 1, 2, 255]));
     expect((await blob.getProperties()).contentType).toBe('application/x-sensor');
+  });
+
+  it('keeps queue messages until they are redriven (no expiry)', async () => {
+    await store().write([letter(receivedEvent(Buffer.from('keep'), 3, '1'))]);
+    const expiresOn = await peekExpiry();
+    // Azure reports "never" as 9999-12-31; the default would be 7 days from now.
+    expect(expiresOn?.getUTCFullYear()).toBe(9999);
+    await receiveAll();
   });
 
   it('stores a 1 MB body intact', async () => {
