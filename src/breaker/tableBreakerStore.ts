@@ -260,6 +260,8 @@ export function makeTableBreakerStore(deps: TableBreakerStoreDeps): TableBreaker
         const bucket = bucketOf(policy, now);
         const n = failures.length;
         if (n > 0) {
+          // Counted before the write: if the upsert fails, the next one carries these failures too
+          // (the row holds a running total), so they are counted late rather than lost or doubled.
           own.set(bucket, (own.get(bucket) ?? 0) + n);
           await writeOwnRow(bucket, own.get(bucket) ?? n);
         }
