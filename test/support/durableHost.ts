@@ -159,6 +159,8 @@ export class DurableHost {
   private timers: PendingTimer[] = [];
   private toRun: { id: number; activity: ScheduledActivity }[] = [];
   private started = false;
+  /** What earlier episodes scheduled, to check each replay against. */
+  private scheduled: string[] = [];
   /** Retried activities to schedule again: their retry timer fired. */
   private afterFire: ScheduledActivity[] = [];
   /** Retry timers to create in the coming episode (the one that processes the failure). */
@@ -260,6 +262,7 @@ export class DurableHost {
     if (state.customStatus !== undefined) this.customStatus = state.customStatus;
 
     const leaves = scheduledLeaves(state);
+    this.checkDeterminism(leaves);
     for (const leaf of leaves.slice(this.seenLeaves)) {
       if (leaf.actionType === ActionType.CreateTimer) {
         const fireAt = Date.parse(leaf.fireAt ?? '');
@@ -291,6 +294,22 @@ export class DurableHost {
       this.runtimeStatus = 'Completed';
       this.output = state.output;
     }
+  }
+
+  /**
+   * Every replay must schedule what the earlier episodes scheduled, in the same order (the extension
+   * would otherwise match completions to the wrong tasks). Cancellation may change; nothing else may.
+   */
+  private checkDeterminism(leaves: readonly Action[]): void {
+    const shape = (a: Action) =>
+      JSON.stringify([a.actionType, a.functionName, a.fireAt, a.input, a.retryOptions?.maxNumberOfAttempts]);
+    const before = this.scheduled;
+    const now = leaves.slice(0, before.length).map(shape);
+    if (now.length < before.length || now.some((s, i) => s !== before[i]))
+      throw new Error(
+        `non-deterministic replay: scheduled ${now.join(', ')} where the history has ${before.join(', ')}`,
+      );
+    this.scheduled = leaves.map(shape);
   }
 
   private schedule(activity: ScheduledActivity): void {

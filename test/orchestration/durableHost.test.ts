@@ -1,0 +1,42 @@
+import * as df from 'durable-functions';
+import type { OrchestrationContext } from 'durable-functions';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { DurableHost } from '../support/durableHost';
+
+let flips = 0;
+
+beforeAll(() => {
+  df.app.activity('HostProbe_Echo', { handler: (input: unknown) => input });
+  // Deliberately wrong: which activity it calls depends on a process-wide counter, not on the history.
+  df.app.orchestration('HostProbe_NonDeterministic', function* (context: OrchestrationContext) {
+    yield context.df.callActivity('HostProbe_Echo', flips++ % 2 === 0 ? 'a' : 'b');
+    yield context.df.createTimer(new Date(context.df.currentUtcDateTime.getTime() + 1_000));
+    return 'done';
+  });
+  df.app.orchestration('HostProbe_Timer', function* (context: OrchestrationContext) {
+    const echoed: unknown = yield context.df.callActivity('HostProbe_Echo', { n: 1 });
+    yield context.df.createTimer(new Date(context.df.currentUtcDateTime.getTime() + 60_000));
+    return { echoed, at: context.df.currentUtcDateTime.toISOString() };
+  });
+});
+
+const host = (orchestrator: string) =>
+  new DurableHost({ orchestrator, instanceId: 'probe-1', input: null, startAt: Date.UTC(2026, 0, 1) });
+
+describe('the test durable host', () => {
+  it('runs activities, fires timers from its clock, and ends with the orchestrator output', async () => {
+    const h = host('HostProbe_Timer');
+    await h.run();
+    expect(h.runtimeStatus).toBe('Running');
+    expect(h.pendingTimers).toEqual([{ id: 1, fireAt: Date.UTC(2026, 0, 1, 0, 1) }]);
+    await h.fireNextTimer();
+    expect(h.runtimeStatus).toBe('Completed');
+    expect(h.output).toEqual({ echoed: { n: 1 }, at: '2026-01-01T00:01:00.000Z' });
+    expect(h.history.map((e) => e.EventType)).toEqual([12, 0, 4, 13, 12, 5, 10, 13, 12, 11, 13]);
+  });
+
+  it('refuses a replay that schedules something other than what the history holds', async () => {
+    await expect(host('HostProbe_NonDeterministic').run()).rejects.toThrow(/non-deterministic replay/);
+  });
+});
