@@ -152,6 +152,20 @@ describe('processing with the shared breaker (real gate, real Redis store)', () 
     expect(h.trips).toEqual([]);
   });
 
+  it('HALF_OPEN (probation) lets batches through and re-trips above the probation threshold', async () => {
+    const store = redisStore();
+    const first = await store.openManually('drill', T0);
+    await store.transition('OPEN', 'HALF_OPEN', first, T0);
+    await store.resetWindow();
+    const h = harness(store);
+    expect(await h.process(batch(4, [1, 2]), h.context)).toMatchObject({ processed: 2, deadLettered: 2 });
+    const error = await h.process(batch(3, [0], 10), h.context).catch((e: unknown) => e); // 3 > 2
+    expect(isCircuitOpenError(error)).toBe(true);
+    expect(h.trips).toHaveLength(1);
+    expect(h.trips[0]).not.toBe(first);
+    expect(h.deadLetters.letters).toHaveLength(2);
+  });
+
   it('the happy path costs no store round trip beyond the cached state read', async () => {
     const store = redisStore();
     let records = 0;
