@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+import { type RedisService, startRedis } from '../support/localServices';
+import { BreakwaterWorld } from './model/breakwaterWorld';
+import { invariantViolations } from './model/invariants';
+import { runScenario, type ScenarioPlan } from './model/scenario';
+
+// Named fault scenarios on the Redis breaker store (the property test explores random mixes of them).
+let redis: RedisService;
+let world: BreakwaterWorld;
+beforeAll(async () => {
+  redis = await startRedis();
+  world = await BreakwaterWorld.create({
+    storageConnectionString: inject('storageConnectionString'),
+    settings: { BREAKER_STORE: 'redis', REDIS_CONNECTION: redis.url },
+  });
+});
+afterAll(async () => {
+  await world.close();
+  await redis.stop();
+});
+
+const base = (run: string): ScenarioPlan => ({
+  run,
+  partitions: 4,
+  events: 240,
+  sendSeconds: 20,
+  homes: 13,
+  poisonEvery: 0,
+  outages: [],
+  approveAfter: 60,
+  crashes: [],
+  maxSeconds: 900,
+});
+
+describe('fault scenarios', () => {
+  it('poison events during an outage are dead-lettered, the rest held and then processed', async () => {
+    const plan: ScenarioPlan = { ...base('poison'), poisonEvery: 7, outages: [{ from: 3, to: 40 }] };
+    const report = await runScenario(world, plan);
+    expect(await invariantViolations(world, report, plan.run)).toEqual([]);
+    const poison = report.deadLetters.filter((d) => d.reason === 'poison');
+    expect(poison).toHaveLength(Math.floor(plan.events / plan.poisonEvery));
+    expect(report.orchestrationIds).toHaveLength(1);
+  }, 120_000);
+
+  it('Redis restarted mid-run (empty): processing goes on, failures are dead-lettered, nothing lost', async () => {
+    const plan: ScenarioPlan = {
+      ...base('redis-restart'),
+      outages: [{ from: 4, to: 12 }],
+      happenings: [
+        { at: 2, what: 'Redis STOPPED', run: () => redis.stop() },
+        {
+          at: 9,
+          what: 'Redis RESTARTED (empty)',
+          run: async () => {
+            redis = await startRedis(redis.port);
+          },
+        },
+      ],
+      minSeconds: 10,
+    };
+    const report = await runScenario(world, plan);
+    expect(await invariantViolations(world, report, plan.run)).toEqual([]);
+    // While the store was down the breaker could not count: the outage's failures were dead-lettered.
+    expect(report.deadLetters.filter((d) => d.reason === 'failed').length).toBeGreaterThan(0);
+    expect(world.runtime.breaker.health().ok).toBe(true);
+  }, 120_000);
+
+  it('a crash mid-run re-delivers the batch; the idempotent sink absorbs the repeat', async () => {
+    const plan: ScenarioPlan = {
+      ...base('crash'),
+      crashes: [
+        { at: 1, partition: 0 },
+        { at: 5, partition: 2 },
+      ],
+    };
+    const report = await runScenario(world, plan);
+    expect(await invariantViolations(world, report, plan.run)).toEqual([]);
+    expect(report.host.invocations.filter((i) => i.outcome === 'crashed')).toHaveLength(2);
+    const repeated = world.writes.filter((w) => w.run === plan.run).length - report.sent.length;
+    expect(repeated).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('many partitions failing at once trip the breaker exactly once', async () => {
+    const plan: ScenarioPlan = {
+      ...base('race'),
+      partitions: 8,
+      events: 640,
+      outages: [{ from: 2, to: 30 }],
+    };
+    const report = await runScenario(world, plan);
+    expect(await invariantViolations(world, report, plan.run)).toEqual([]);
+    expect(report.orchestrationIds).toHaveLength(1);
+    expect(report.approvals).toHaveLength(1);
+  }, 120_000);
+});
