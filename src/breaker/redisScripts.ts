@@ -6,8 +6,8 @@
  * Time is the caller's clock (ARGV), not Redis TIME: buckets then mean the same thing in both adapters
  * (Table Storage has no server clock a caller can read atomically), tests drive them with a controlled
  * clock, and the instances' clocks are NTP-synchronised far below one bucket (1 s). A caller whose clock
- * runs ahead writes into a bucket the others count a little later; a caller far behind writes into a
- * bucket that is already expired, which the window drops: the error is bounded by the skew.
+ * runs ahead writes into a bucket the others count a moment early; a caller whose clock lags behind the
+ * window counts into its oldest live bucket: a failure is never dropped, only placed off by the skew.
  *
  * Counts (and the running total) are stored zero-padded to a fixed width: the hash is a listpack, which
  * stores small integers in fewer bytes, so padding keeps the key's memory the same at 10 and at 10,000
@@ -52,6 +52,7 @@ local function advanceWindow(key, current, buckets)
   local total, lo = tonumber(m[1]), tonumber(m[2])
   if (m[1] and total == nil) then return nil, nil, nil, nil, corrupt('t', m[1]) end
   if (m[2] and lo == nil) then return nil, nil, nil, nil, corrupt('lo', m[2]) end
+  if (m[3] and tonumber(m[3]) == nil) then return nil, nil, nil, nil, corrupt(current, m[3]) end
   if total == nil or lo == nil or oldest - lo >= buckets then
     -- Rebuild: a new key, a reset, or a gap longer than the window.
     local fields = redis.call('HGETALL', key)
@@ -83,7 +84,8 @@ local function advanceWindow(key, current, buckets)
     total = total - gone
     lo = oldest
   end
-  -- The current bucket's count came with the first read (expiry never deletes it) unless a lag clamped it.
+  -- The current bucket's count came with the first read (expiry never deletes it) unless a lag clamped
+  -- it; clamping implies nothing was expired or rebuilt, so this late read still precedes every write.
   local raw = m[3]
   if current < lo then
     current = lo

@@ -54,6 +54,21 @@ describe('Redis breaker store', () => {
     await store.close();
   });
 
+  it('checks the current bucket before expiring anything, so an error leaves the running total consistent', async () => {
+    const name = uniqueName('bad');
+    const store = await open(name);
+    await store.record(failures(2), T0);
+    const { window } = breakerKeys(name);
+    await admin.hset(window, String(T0 / 1000 + 12), 'junk'); // the bucket a call at T0 + 12 s adds to
+    expect(
+      isBreakerStoreCorruptError(await store.record(failures(1), T0 + 12_000).catch((e: unknown) => e)),
+    ).toBe(true);
+    expect(await admin.hget(window, String(T0 / 1000))).toBe('000000000002'); // not expired half-way
+    await admin.hdel(window, String(T0 / 1000 + 12));
+    expect((await store.record(failures(1), T0 + 12_000)).failuresInWindow).toBe(1);
+    await store.close();
+  });
+
   it('counts a caller whose clock lags a whole window behind into the oldest live bucket', async () => {
     const store = await open(uniqueName('skew'));
     await store.record(failures(1), T0 + 60_000);
