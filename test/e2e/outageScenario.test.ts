@@ -79,6 +79,11 @@ describe('a downstream outage long enough to trip the breaker', () => {
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
   });
 
+  it('dead-letters at most the failures counted below the threshold: the tripping batch is held', () => {
+    // Every failed event that was dead-lettered was counted while CLOSED and not over the threshold (20).
+    expect(report.deadLetters.filter((d) => d.reason === 'failed').length).toBeLessThanOrEqual(20);
+  });
+
   it('held the stream instead of dead-lettering the outage once OPEN', () => {
     const openedAt = report.timeline.find((t) => t.what === 'breaker OPEN')?.second ?? 0;
     const lettersAfterOpen = report.deadLetters.filter(
