@@ -1,3 +1,4 @@
+import type { BreakerStateName } from '../../../src/breaker/breakerStore';
 import type { DeadLetterMessage } from '../../../src/processing/blobQueueDeadLetterStore';
 import type { BreakwaterWorld } from './breakwaterWorld';
 import { FUNCTION_NAME } from './breakwaterWorld';
@@ -20,13 +21,57 @@ export interface ScenarioPlan {
   readonly crashes: readonly { readonly at: number; readonly partition: number }[];
   /** Upper bound of simulated seconds before the run gives up. */
   readonly maxSeconds: number;
+  /** The run does not end before this second, so every scheduled fault plays out. */
+  readonly minSeconds?: number;
   /** Other things that happen at a given second (a store outage, a restart), run before that second's round. */
   readonly happenings?: readonly {
     readonly at: number;
     readonly what: string;
     readonly run: () => Promise<void>;
   }[];
+  /** The partition key and body of event `i`; default: door contact readings, poison per `poisonEvery`. */
+  readonly makeEvent?: (i: number, now: number) => { readonly partitionKey: string; readonly body: Buffer };
 }
+
+/** What the run reports after each simulated second (for a live view such as `npm run demo`). */
+export interface ScenarioTick {
+  readonly second: number;
+  /** Simulation time at the start of this second. */
+  readonly now: number;
+  readonly sent: number;
+  /** Events sent and not yet behind their partition's checkpoint (held or not yet delivered). */
+  readonly backlog: number;
+  readonly state: BreakerStateName;
+  readonly listening: boolean;
+  readonly downstreamDown: boolean;
+  /** Timeline entries added during this second. */
+  readonly entries: readonly TimelineEntry[];
+  /** Emailed approval links the run has not followed (yet). */
+  readonly pendingLinks: readonly string[];
+}
+
+/** Optional hooks; without them a run behaves exactly as before. */
+export interface ScenarioHooks {
+  /** Called (and awaited) once per simulated second, before the clock advances: a live view, pacing. */
+  readonly observer?: (tick: ScenarioTick) => void | Promise<void>;
+  /**
+   * Whether to follow an emailed link now, `waitedSeconds` after it arrived. Default: once
+   * `plan.approveAfter` seconds have passed. Always false leaves approval to a person, who opens the
+   * link served by `world.http` while the run keeps ticking.
+   */
+  readonly followLink?: (link: string, waitedSeconds: number) => boolean;
+}
+
+/** Timeline wording (the tests and the demo match on it). */
+export const TIMELINE = {
+  downstreamDown: 'downstream DOWN',
+  downstreamUp: 'downstream back UP',
+  disabled: 'trigger DISABLED (listener stopped)',
+  enabled: 'trigger ENABLED (listener resumes)',
+  emailWithLink: 'email with approval link received',
+  breaker: (state: string) => `breaker ${state}`,
+  followed: (status: number) => `approval link followed (HTTP ${status})`,
+} as const;
 
 export interface TimelineEntry {
   readonly second: number;
@@ -65,7 +110,11 @@ function eventBody(plan: ScenarioPlan, i: number, now: number): Buffer {
  * approves emailed links like an operator. Stops once everything settled (all events behind the
  * checkpoints, trigger enabled, breaker CLOSED, no orchestration running) or at `maxSeconds`.
  */
-export async function runScenario(world: BreakwaterWorld, plan: ScenarioPlan): Promise<ScenarioReport> {
+export async function runScenario(
+  world: BreakwaterWorld,
+  plan: ScenarioPlan,
+  hooks: ScenarioHooks = {},
+): Promise<ScenarioReport> {
   const hub = new EventHubModel(plan.partitions);
   const host = new TriggerHostModel({
     functionName: FUNCTION_NAME,
@@ -85,21 +134,26 @@ export async function runScenario(world: BreakwaterWorld, plan: ScenarioPlan): P
   let wasListening = true;
   let second = 0;
   let settled = false;
+  const followLink =
+    hooks.followLink ?? ((_link: string, waitedSeconds: number) => waitedSeconds >= plan.approveAfter);
+  const makeEvent =
+    plan.makeEvent ??
+    ((i: number, now: number) => ({
+      partitionKey: `home-${plan.run}-${i % plan.homes}`,
+      body: eventBody(plan, i, now),
+    }));
 
   for (; second <= plan.maxSeconds; second++) {
+    const entriesBefore = timeline.length;
     const now = world.clock.now();
     const down = plan.outages.some((o) => second >= o.from && second < o.to);
     if (down !== world.downstreamDown)
-      timeline.push({ second, what: down ? 'downstream DOWN' : 'downstream back UP' });
+      timeline.push({ second, what: down ? TIMELINE.downstreamDown : TIMELINE.downstreamUp });
     world.downstreamDown = down;
 
     for (let k = 0; k < perSecond && sent < plan.events; k++, sent++) {
-      hub.send(
-        `home-${plan.run}-${sent % plan.homes}`,
-        eventBody(plan, sent, now),
-        { run: plan.run, n: sent },
-        now,
-      );
+      const { partitionKey, body } = makeEvent(sent, now);
+      hub.send(partitionKey, body, { run: plan.run, n: sent }, now);
     }
     for (const c of plan.crashes)
       if (c.at === second) host.crashNextInvocation(String(c.partition % plan.partitions));
@@ -109,35 +163,51 @@ export async function runScenario(world: BreakwaterWorld, plan: ScenarioPlan): P
     if (second % 60 === 59) await world.runWatchdog();
 
     const state = (await world.runtime.breakerStore.getState()).state;
-    if (state !== lastState) timeline.push({ second, what: `breaker ${state}` });
+    if (state !== lastState) timeline.push({ second, what: TIMELINE.breaker(state) });
     lastState = state;
     if (host.isListening !== wasListening)
-      timeline.push({
-        second,
-        what: host.isListening ? 'trigger ENABLED (listener resumes)' : 'trigger DISABLED (listener stopped)',
-      });
+      timeline.push({ second, what: host.isListening ? TIMELINE.enabled : TIMELINE.disabled });
     wasListening = host.isListening;
 
     for (const link of world.approvalLinks()) {
       if (knownLinks.has(link)) continue;
       knownLinks.add(link);
       linkSeen.set(link, second);
-      timeline.push({ second, what: 'email with approval link received' });
+      timeline.push({ second, what: TIMELINE.emailWithLink });
     }
     for (const [link, seenAt] of linkSeen) {
-      if (second < seenAt + plan.approveAfter) continue;
+      if (!followLink(link, second - seenAt)) continue;
       linkSeen.delete(link);
       const result = await world.approve(link, 'On-call operator');
       approvals.push({ second, postStatus: result.postStatus });
-      timeline.push({ second, what: `approval link followed (HTTP ${result.postStatus})` });
+      timeline.push({ second, what: TIMELINE.followed(result.postStatus) });
       await world.durable.catchUp();
     }
 
     const running = [...world.durable.hosts.values()].some((h) => h.runtimeStatus === 'Running');
-    if (sent >= plan.events && host.drained && !world.isDisabled() && state === 'CLOSED' && !running) {
-      settled = true;
-      break;
+    const faultsOver = second >= (plan.minSeconds ?? 0);
+    settled =
+      faultsOver &&
+      sent >= plan.events &&
+      host.drained &&
+      !world.isDisabled() &&
+      state === 'CLOSED' &&
+      !running;
+    if (hooks.observer) {
+      const backlog = hub.partitionIds.reduce((n, id) => n + hub.size(id) - host.checkpoint(id), 0);
+      await hooks.observer({
+        second,
+        now,
+        sent,
+        backlog,
+        state,
+        listening: host.isListening,
+        downstreamDown: world.downstreamDown,
+        entries: timeline.slice(entriesBefore),
+        pendingLinks: [...linkSeen.keys()],
+      });
     }
+    if (settled) break;
     world.clock.advance(1000);
   }
 
