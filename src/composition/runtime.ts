@@ -8,6 +8,7 @@ import type { AppConfig } from '../config/appConfig';
 import { type Environment, loadConfig } from '../config/loadConfig';
 import type { ActivitySink } from '../processing/activitySink';
 import { type BatchProcessor, makeBatchProcessor } from '../processing/batchProcessor';
+import type { BreakerGate } from '../processing/breakerGate';
 import { makeBlobQueueDeadLetterStore } from '../processing/blobQueueDeadLetterStore';
 import type { DeadLetterStore } from '../processing/deadLetter';
 import { makeHomeActivityTableSink } from '../processing/homeActivityTableSink';
@@ -40,6 +41,11 @@ export interface RuntimeOptions {
   readonly decorateSink?: (sink: ActivitySink) => ActivitySink;
   /** Local ARM/ACS endpoints, TLS trust, a credential and a sleep for the trigger switch and email. */
   readonly notifyAndControl?: NotifyAndControlDeps;
+  /**
+   * Replaces the store-backed gate in the batch processor only (`breaker` and the status page keep the
+   * store's view). The pipeline bench passes `alwaysClosedGate` for "breaker off": never consulted.
+   */
+  readonly breakerGate?: BreakerGate;
 }
 
 /**
@@ -81,7 +87,7 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
     functionName: config.functionName,
     sink,
     deadLetters,
-    breaker,
+    breaker: options.breakerGate ?? breaker,
     clock,
     retry: {
       maxAttempts: config.processing.maxAttempts,
