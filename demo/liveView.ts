@@ -1,0 +1,115 @@
+import type { BreakwaterWorld } from '../test/e2e/model/breakwaterWorld';
+import type { ScenarioTick } from '../test/e2e/model/scenario';
+import { describeEntry, formatStatus, stamp } from './describe';
+import type { Pacer } from './pacer';
+import { DEMO_RUN } from './plan';
+import { eventKey } from './summary';
+
+export interface LiveViewOptions {
+  readonly world: BreakwaterWorld;
+  readonly print: (line: string) => void;
+  readonly pacer: Pacer;
+  readonly autoApproveSeconds: number | undefined;
+  /** Simulated seconds between status lines. */
+  readonly statusEvery: number;
+}
+
+export interface LiveView {
+  readonly observe: (tick: ScenarioTick) => Promise<void>;
+  /** Keys (`partition/sequence`) the sink wrote for this run. */
+  readonly processed: ReadonlySet<string>;
+}
+
+/** Prints the run as it happens (status lines, state changes, emails with their links) and paces it. */
+export function makeLiveView(options: LiveViewOptions): LiveView {
+  const { world, print } = options;
+  const processed = new Set<string>();
+  let writesSeen = 0;
+  let emailsSeen = world.smtp.received.length;
+  let raisedSeen = world.durable.raised.length;
+  let processedAtLastStatus = 0;
+  let lastStatusSecond = -1;
+  let waitingSince: number | undefined;
+
+  const failuresInWindow = async (now: number) =>
+    (await world.runtime.breakerStore.windowBuckets(now)).reduce((n, b) => n + b.failures, 0);
+
+  const observe = async (tick: ScenarioTick) => {
+    for (; writesSeen < world.writes.length; writesSeen++) {
+      const w = world.writes[writesSeen];
+      if (w?.run === DEMO_RUN) processed.add(eventKey(w));
+    }
+
+    const tripped = tick.entries.some((e) => e.what === 'breaker OPEN');
+    const failuresAtTrip = tripped
+      ? (await world.runtime.breakerStore.history(1))[0]?.failuresInWindow
+      : undefined;
+    for (const entry of tick.entries) {
+      const line = describeEntry(entry, {
+        breaker: world.runtime.config.breaker,
+        functionName: world.runtime.config.functionName,
+        failuresAtTrip,
+      });
+      if (line !== undefined) print(line);
+    }
+
+    for (; emailsSeen < world.smtp.received.length; emailsSeen++) {
+      const mail = world.smtp.received[emailsSeen];
+      const to =
+        mail?.to === undefined
+          ? ''
+          : (Array.isArray(mail.to) ? mail.to : [mail.to]).map((a) => a.text).join(', ');
+      print(`${stamp(tick.second)}  @@ email sent to ${to}: "${mail?.subject ?? ''}"`);
+      const link = /(https?:\/\/\S+\/api\/approve\?token=[A-Za-z0-9._~-]+)/.exec(mail?.text ?? '')?.[1];
+      if (link !== undefined) print(`${' '.repeat(12)}approval link: ${link}`);
+    }
+
+    for (; raisedSeen < world.durable.raised.length; raisedSeen++) {
+      const raised = world.durable.raised[raisedSeen];
+      const byRun = tick.entries.some((e) => e.what.startsWith('approval link followed'));
+      if (!byRun)
+        print(
+          `${stamp(tick.second)}  OK approval received from the approval page (event ${raised?.name ?? '?'})`,
+        );
+    }
+
+    // Waiting = OPEN with a link out (a person's click leaves the link "pending" but moves the state on).
+    const waiting = tick.state === 'OPEN' && tick.pendingLinks.length > 0;
+    if (waiting && waitingSince === undefined) {
+      waitingSince = tick.second;
+      print(
+        options.autoApproveSeconds === undefined
+          ? `${stamp(tick.second)}  ?? waiting for approval: open the link above in a browser and press Approve ` +
+              '(the simulation now runs in real time; Ctrl-C stops the demo)'
+          : `${stamp(tick.second)}  ?? waiting for approval: the demo follows the link itself in ${options.autoApproveSeconds} simulated seconds`,
+      );
+    } else if (!waiting) {
+      waitingSince = undefined;
+    }
+    const manualWait = waiting && options.autoApproveSeconds === undefined;
+
+    const every = manualWait ? Math.max(options.statusEvery, 10) : options.statusEvery;
+    if (lastStatusSecond < 0 || tick.second - lastStatusSecond >= every) {
+      const elapsed = Math.max(1, tick.second - lastStatusSecond);
+      print(
+        formatStatus({
+          second: tick.second,
+          sent: tick.sent,
+          processedPerSecond: (processed.size - processedAtLastStatus) / elapsed,
+          backlog: tick.backlog,
+          failuresInWindow: await failuresInWindow(tick.now),
+          state: tick.state,
+          listening: tick.listening,
+          downstreamDown: tick.downstreamDown,
+        }),
+      );
+      processedAtLastStatus = processed.size;
+      lastStatusSecond = tick.second;
+    }
+    if (manualWait && waitingSince !== undefined && (tick.second - waitingSince) % 60 === 59)
+      print(`${stamp(tick.second)}  ?? still waiting for approval: ${tick.pendingLinks.at(-1) ?? ''}`);
+
+    await options.pacer.wait(manualWait);
+  };
+  return { observe, processed };
+}

@@ -1,0 +1,106 @@
+import { BreakwaterWorld, FUNCTION_KEY } from '../test/e2e/model/breakwaterWorld';
+import { keyOf, runScenario } from '../test/e2e/model/scenario';
+import type { DemoOptions } from './args';
+import { makeLiveView } from './liveView';
+import { makePacer } from './pacer';
+import { demoPlan } from './plan';
+import {
+  buildSummary,
+  type DemoSummary,
+  exitCodeOf,
+  formatSummaryTable,
+  formatTimeline,
+  formatTrips,
+} from './summary';
+
+/** The local services the demo runs against (started by run.ts, or by the test's global setup). */
+export interface DemoServices {
+  readonly storageConnectionString: string;
+  readonly redisUrl: string;
+}
+
+export interface DemoDeps {
+  readonly print: (line: string) => void;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly wallNow: () => number;
+}
+
+export interface DemoResult {
+  readonly summary: DemoSummary;
+  readonly exitCode: number;
+}
+
+/**
+ * The demo's main loop: wires the app as in Azure (Redis breaker store), runs the outage scenario with
+ * a live view, then prints the summary and the breaker's timeline. Exit code 0 only if nothing was lost
+ * and the run settled.
+ */
+export async function runDemo(
+  options: DemoOptions,
+  services: DemoServices,
+  deps: DemoDeps,
+): Promise<DemoResult> {
+  const { print } = deps;
+  const world = await BreakwaterWorld.create({
+    storageConnectionString: services.storageConnectionString,
+    settings: { BREAKER_STORE: 'redis', REDIS_CONNECTION: services.redisUrl },
+  });
+  try {
+    const plan = demoPlan(options);
+    const b = world.runtime.config.breaker;
+    const startMs = world.clock.now();
+    print(
+      `Breakwater demo: ${plan.events} home-security sensor events over ${plan.sendSeconds} s on ${plan.partitions} partitions; ` +
+        `downstream offline from t+${options.outageStart}s for ${options.outageSeconds} s.`,
+    );
+    print(
+      `Breaker (Redis store): trips above ${b.threshold} failures in ${b.windowSeconds} s; probation ${b.probationSeconds} s ` +
+        `(limit ${b.probationThreshold}). Approval: ${
+          options.autoApproveSeconds === undefined
+            ? 'by you, in a browser'
+            : `automatic, ${options.autoApproveSeconds} s after the email`
+        }. Pace: ${options.speed > 0 ? `${options.speed} simulated s per second` : 'as fast as possible'}.`,
+    );
+    print(
+      `Approval page and API served at ${world.http.baseUrl}/api/ ; dashboard: ${world.http.baseUrl}/api/breaker/dashboard?code=${FUNCTION_KEY}`,
+    );
+    print('');
+
+    const live = makeLiveView({
+      world,
+      print,
+      pacer: makePacer({ speed: options.speed, sleep: deps.sleep, wallNow: deps.wallNow }),
+      autoApproveSeconds: options.autoApproveSeconds,
+      statusEvery: 5,
+    });
+    const report = await runScenario(world, plan, {
+      observer: live.observe,
+      followLink: (_link, waited) =>
+        options.autoApproveSeconds !== undefined && waited >= options.autoApproveSeconds,
+    });
+
+    const summary = buildSummary({
+      sent: report.sent,
+      processed: live.processed,
+      deadLettered: new Map(
+        report.deadLetters.map((d) => [keyOf(d.partitionId, d.sequenceNumber), d.reason]),
+      ),
+      checkpoint: (id) => report.host.checkpoint(id),
+      settled: report.settled,
+      seconds: report.seconds,
+    });
+    print('');
+    print('Summary');
+    for (const line of formatSummaryTable(summary)) print(line);
+    print('');
+    print("Breaker's timeline");
+    for (const line of formatTimeline(
+      report.timeline.filter((t) => t.second > 0 || t.what !== 'breaker CLOSED'),
+    ))
+      print(line);
+    for (const line of formatTrips(await world.runtime.breakerStore.history(20), startMs)) print(`  ${line}`);
+    return { summary, exitCode: exitCodeOf(summary) };
+  } finally {
+    await world.close();
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * `npm run demo`: Breakwater end to end on this machine, without Azure, Docker or Core Tools.
+ * The fake @azure/functions-core must be installed before anything loads @azure/functions.
+ */
+import '../test/support/fakeFunctionsCore';
+
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { DemoArgsError, parseDemoArgs, USAGE } from './args';
+import { runDemo } from './main';
+import { type RunningServices, ServiceStartError, startDemoServices } from './services';
+
+const print = (line: string) => {
+  process.stdout.write(`${line}\n`);
+};
+
+/** The app's own log lines (trigger switch, store outages) are shown indented, marked as the app's. */
+function prefixAppLogs(): void {
+  for (const level of ['log', 'info', 'warn', 'error'] as const) {
+    console[level] = (...args: unknown[]) => {
+      const text = args.map((a) => (typeof a === 'string' ? a : String(a))).join(' ');
+      print(`${' '.repeat(12)}app: ${text}`);
+    };
+  }
+}
+
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseDemoArgs(process.argv.slice(2));
+  } catch (error) {
+    if (error instanceof DemoArgsError) {
+      process.stderr.write(`demo: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (parsed.kind === 'help') {
+    print(USAGE);
+    return 0;
+  }
+
+  let services: RunningServices;
+  try {
+    services = await startDemoServices();
+  } catch (error) {
+    if (error instanceof ServiceStartError) {
+      process.stderr.write(`demo: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  const stopOnSignal = (signal: NodeJS.Signals) => {
+    process.stderr.write(`\ndemo: ${signal}: stopping Azurite and redis-server\n`);
+    void services.stop().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', stopOnSignal);
+  process.once('SIGTERM', stopOnSignal);
+
+  prefixAppLogs();
+  const started = Date.now();
+  try {
+    const { exitCode } = await runDemo(parsed.options, services, {
+      print,
+      sleep: (ms) => sleep(ms),
+      wallNow: () => Date.now(),
+    });
+    print(`\nWall time ${((Date.now() - started) / 1000).toFixed(1)} s. Exit code ${exitCode}.`);
+    return exitCode;
+  } finally {
+    await services.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(
+      `demo: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);
