@@ -11,6 +11,7 @@ import { InvocationContext } from '@azure/functions';
 import * as df from 'durable-functions';
 
 import { DurableHost } from './durableHost';
+import { durableClientData } from './durableClientData';
 
 export interface ServedInstance {
   readonly name: string;
@@ -142,29 +143,7 @@ export async function startDurableClientServer(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  // Without this the client rewrites the management URLs' origin to http://localhost:7071.
-  process.env.WEBSITE_HOSTNAME = `127.0.0.1:${port}`;
-  const wh = `http://127.0.0.1:${port}/runtime/webhooks/durabletask`;
-  const q = 'taskHub=TestHub&connection=Storage&code=KEY';
-  const clientData = {
-    taskHubName: 'TestHub',
-    creationUrls: {
-      createNewInstancePostUri: `${wh}/orchestrators/{functionName}[/{instanceId}]?code=KEY`,
-      waitOnNewInstancePostUri: `${wh}/orchestrators/{functionName}[/{instanceId}]?timeout={timeoutInSeconds}&pollingInterval={intervalInSeconds}&code=KEY`,
-    },
-    managementUrls: {
-      id: 'INSTANCEID',
-      statusQueryGetUri: `${wh}/instances/INSTANCEID?${q}`,
-      sendEventPostUri: `${wh}/instances/INSTANCEID/raiseEvent/{eventName}?${q}`,
-      terminatePostUri: `${wh}/instances/INSTANCEID/terminate?reason={text}&${q}`,
-      rewindPostUri: `${wh}/instances/INSTANCEID/rewind?reason={text}&${q}`,
-      purgeHistoryDeleteUri: `${wh}/instances/INSTANCEID?${q}`,
-      suspendPostUri: `${wh}/instances/INSTANCEID/suspend?reason={text}&${q}`,
-      resumePostUri: `${wh}/instances/INSTANCEID/resume?reason={text}&${q}`,
-    },
-    baseUrl: wh,
-    requiredQueryStringParameters: 'code=KEY',
-  };
+  const clientData = durableClientData(port, 'TestHub');
 
   return {
     instances,

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import { DurableHost } from '../../support/durableHost';
 import type { Clock } from '../../../src/time/clock';
+import { durableClientData } from '../../support/durableClientData';
 
 /**
  * The Durable extension for end-to-end runs: the HTTP management API the real `durable-functions`
@@ -41,29 +42,7 @@ export class DurableBackend {
     });
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
     const port = (this.server.address() as AddressInfo).port;
-    // The client rewrites management URLs to this origin (else http://localhost:7071).
-    process.env.WEBSITE_HOSTNAME = `127.0.0.1:${port}`;
-    const wh = `http://127.0.0.1:${port}/runtime/webhooks/durabletask`;
-    const q = 'taskHub=E2E&connection=Storage&code=KEY';
-    this.clientData = {
-      taskHubName: 'E2E',
-      creationUrls: {
-        createNewInstancePostUri: `${wh}/orchestrators/{functionName}[/{instanceId}]?code=KEY`,
-        waitOnNewInstancePostUri: `${wh}/orchestrators/{functionName}[/{instanceId}]?timeout={timeoutInSeconds}&pollingInterval={intervalInSeconds}&code=KEY`,
-      },
-      managementUrls: {
-        id: 'INSTANCEID',
-        statusQueryGetUri: `${wh}/instances/INSTANCEID?${q}`,
-        sendEventPostUri: `${wh}/instances/INSTANCEID/raiseEvent/{eventName}?${q}`,
-        terminatePostUri: `${wh}/instances/INSTANCEID/terminate?reason={text}&${q}`,
-        rewindPostUri: `${wh}/instances/INSTANCEID/rewind?reason={text}&${q}`,
-        purgeHistoryDeleteUri: `${wh}/instances/INSTANCEID?${q}`,
-        suspendPostUri: `${wh}/instances/INSTANCEID/suspend?reason={text}&${q}`,
-        resumePostUri: `${wh}/instances/INSTANCEID/resume?reason={text}&${q}`,
-      },
-      baseUrl: wh,
-      requiredQueryStringParameters: 'code=KEY',
-    };
+    this.clientData = durableClientData(port, 'E2E');
   }
 
   /** Moves every orchestration's clock to the simulation's and runs what became due. */
