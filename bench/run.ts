@@ -8,6 +8,7 @@ import os from 'node:os';
 
 import { startAzurite, startRedis } from '../test/support/localServices';
 import type { BenchContext, BenchSection } from './benchSection';
+import { pipelineSection } from './pipelineSection';
 import { processingSection } from './processingSection';
 import { redisMemorySection } from './redisMemorySection';
 import { redisRecordSection } from './redisRecordSection';
@@ -18,6 +19,7 @@ const sections: readonly BenchSection[] = [
   redisMemorySection,
   tableRecordSection,
   processingSection,
+  pipelineSection,
 ];
 
 function machine(): string {
