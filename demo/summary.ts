@@ -69,6 +69,11 @@ export function buildSummary(input: SummaryInput): DemoSummary {
 /** 0 only when nothing was lost and the run settled (trigger enabled, breaker CLOSED, all checkpointed). */
 export const exitCodeOf = (summary: DemoSummary): number => (summary.lost === 0 && summary.settled ? 0 : 1);
 
+const reasonNotes: Readonly<Record<string, string>> = {
+  poison: ' (not a valid reading)',
+  failed: ' (sink retries used up while the breaker was still CLOSED)',
+};
+
 /** The summary as a small two-column table. */
 export function formatSummaryTable(summary: DemoSummary): string[] {
   const rows: [string, string][] = [
@@ -86,7 +91,9 @@ export function formatSummaryTable(summary: DemoSummary): string[] {
   ];
   const reasons = Object.entries(summary.deadLetteredByReason).sort(([a], [b]) => a.localeCompare(b));
   if (reasons.length > 0)
-    lines.push(`dead-lettered by reason: ${reasons.map(([reason, n]) => `${reason} ${n}`).join(', ')}`);
+    lines.push(
+      `dead-lettered by reason: ${reasons.map(([reason, n]) => `${reason} ${n}${reasonNotes[reason] ?? ''}`).join(', ')}`,
+    );
   if (summary.lostSample.length > 0)
     lines.push(`lost events (first ${summary.lostSample.length}): ${summary.lostSample.join(', ')}`);
   lines.push(

@@ -55,7 +55,7 @@ describe('buildSummary', () => {
     );
     expect(lines).toContain('| lost          | 0 |');
     expect(lines).toContain('| processed     | 4 |');
-    expect(lines).toContain('dead-lettered by reason: poison 1');
+    expect(lines).toContain('dead-lettered by reason: poison 1 (not a valid reading)');
     expect(lines.at(-1)).toMatch(/^settled after 140 simulated seconds/);
   });
 });
