@@ -1,5 +1,5 @@
 import type { BreakwaterWorld } from '../test/e2e/model/breakwaterWorld';
-import type { ScenarioTick } from '../test/e2e/model/scenario';
+import type { ScenarioTick, TimelineEntry } from '../test/e2e/model/scenario';
 import { describeEntry, formatStatus, stamp } from './describe';
 import type { Pacer } from './pacer';
 import { DEMO_RUN } from './plan';
@@ -18,6 +18,8 @@ export interface LiveView {
   readonly observe: (tick: ScenarioTick) => Promise<void>;
   /** Keys (`partition/sequence`) the sink wrote for this run. */
   readonly processed: ReadonlySet<string>;
+  /** Approvals a person made on the approval page (the run's timeline only has the ones it made). */
+  readonly approvals: readonly TimelineEntry[];
 }
 
 /** Prints the run as it happens (status lines, state changes, emails with their links) and paces it. */
@@ -30,6 +32,8 @@ export function makeLiveView(options: LiveViewOptions): LiveView {
   let processedAtLastStatus = 0;
   let lastStatusSecond = -1;
   let waitingSince: number | undefined;
+  let waitingFor: string | undefined;
+  const approvals: TimelineEntry[] = [];
 
   const failuresInWindow = async (now: number) =>
     (await world.runtime.breakerStore.windowBuckets(now)).reduce((n, b) => n + b.failures, 0);
@@ -38,6 +42,16 @@ export function makeLiveView(options: LiveViewOptions): LiveView {
     for (; writesSeen < world.writes.length; writesSeen++) {
       const w = world.writes[writesSeen];
       if (w?.run === DEMO_RUN) processed.add(eventKey(w));
+    }
+
+    for (; raisedSeen < world.durable.raised.length; raisedSeen++) {
+      const raised = world.durable.raised[raisedSeen];
+      const byRun = tick.entries.some((e) => e.what.startsWith('approval link followed'));
+      if (byRun) continue;
+      print(
+        `${stamp(tick.second)}  OK approval received from the approval page (event ${raised?.name ?? '?'})`,
+      );
+      approvals.push({ second: tick.second, what: 'approval received from the approval page' });
     }
 
     const tripped = tick.entries.some((e) => e.what === 'breaker OPEN');
@@ -64,19 +78,12 @@ export function makeLiveView(options: LiveViewOptions): LiveView {
       if (link !== undefined) print(`${' '.repeat(12)}approval link: ${link}`);
     }
 
-    for (; raisedSeen < world.durable.raised.length; raisedSeen++) {
-      const raised = world.durable.raised[raisedSeen];
-      const byRun = tick.entries.some((e) => e.what.startsWith('approval link followed'));
-      if (!byRun)
-        print(
-          `${stamp(tick.second)}  OK approval received from the approval page (event ${raised?.name ?? '?'})`,
-        );
-    }
-
     // Waiting = OPEN with a link out (a person's click leaves the link "pending" but moves the state on).
     const waiting = tick.state === 'OPEN' && tick.pendingLinks.length > 0;
-    if (waiting && waitingSince === undefined) {
+    const latestLink = tick.pendingLinks.at(-1);
+    if (waiting && waitingFor !== latestLink) {
       waitingSince = tick.second;
+      waitingFor = latestLink;
       print(
         options.autoApproveSeconds === undefined
           ? `${stamp(tick.second)}  ?? waiting for approval: open the link above in a browser and press Approve ` +
@@ -85,6 +92,7 @@ export function makeLiveView(options: LiveViewOptions): LiveView {
       );
     } else if (!waiting) {
       waitingSince = undefined;
+      waitingFor = undefined;
     }
     const manualWait = waiting && options.autoApproveSeconds === undefined;
 
@@ -107,9 +115,9 @@ export function makeLiveView(options: LiveViewOptions): LiveView {
       lastStatusSecond = tick.second;
     }
     if (manualWait && waitingSince !== undefined && (tick.second - waitingSince) % 60 === 59)
-      print(`${stamp(tick.second)}  ?? still waiting for approval: ${tick.pendingLinks.at(-1) ?? ''}`);
+      print(`${stamp(tick.second)}  ?? still waiting for approval: ${latestLink ?? ''}`);
 
     await options.pacer.wait(manualWait);
   };
-  return { observe, processed };
+  return { observe, processed, approvals };
 }
