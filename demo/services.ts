@@ -11,11 +11,15 @@ export class ServiceStartError extends Error {
   override readonly name = 'ServiceStartError';
 }
 
-/** Starts redis-server first (it may be missing: fail fast) and Azurite, both on free ports. */
-export async function startDemoServices(): Promise<RunningServices> {
-  let redis;
+/**
+ * Starts redis-server first (it may be missing: fail fast) and Azurite, both on free ports. With
+ * REDIS_URL set (as for the tests), that Redis is used and no redis-server is started.
+ */
+export async function startDemoServices(env: NodeJS.ProcessEnv = process.env): Promise<RunningServices> {
+  const external = env.REDIS_URL;
+  let redis: { url: string; stop: () => Promise<void> };
   try {
-    redis = await startRedis();
+    redis = external ? { url: external, stop: () => Promise.resolve() } : await startRedis();
   } catch (error) {
     throw new ServiceStartError(
       error instanceof Error && error.message === REDIS_MISSING
