@@ -12,6 +12,8 @@ export interface LiveViewOptions {
   readonly autoApproveSeconds: number | undefined;
   /** Simulated seconds between status lines. */
   readonly statusEvery: number;
+  /** Prints the app's own log lines of this second after the second's timeline (optional). */
+  readonly flushAppLog?: () => void;
 }
 
 export interface LiveView {
@@ -117,6 +119,7 @@ export function makeLiveView(options: LiveViewOptions): LiveView {
     if (manualWait && waitingSince !== undefined && (tick.second - waitingSince) % 60 === 59)
       print(`${stamp(tick.second)}  ?? still waiting for approval: ${latestLink ?? ''}`);
 
+    options.flushAppLog?.();
     await options.pacer.wait(manualWait);
   };
   return { observe, processed, approvals };

@@ -23,6 +23,8 @@ export interface DemoDeps {
   readonly print: (line: string) => void;
   readonly sleep: (ms: number) => Promise<void>;
   readonly wallNow: () => number;
+  /** Prints the app's log lines collected since the last call (run.ts buffers console output). */
+  readonly flushAppLog?: () => void;
 }
 
 export interface DemoResult {
@@ -72,6 +74,7 @@ export async function runDemo(
       pacer: makePacer({ speed: options.speed, sleep: deps.sleep, wallNow: deps.wallNow }),
       autoApproveSeconds: options.autoApproveSeconds,
       statusEvery: 5,
+      ...(deps.flushAppLog ? { flushAppLog: deps.flushAppLog } : {}),
     });
     const report = await runScenario(world, plan, {
       observer: live.observe,

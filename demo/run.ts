@@ -14,14 +14,20 @@ const print = (line: string) => {
   process.stdout.write(`${line}\n`);
 };
 
-/** The app's own log lines (trigger switch, store outages) are shown indented, marked as the app's. */
-function prefixAppLogs(): void {
+/**
+ * The app's own log lines (trigger switch, store outages) are collected and shown indented, marked as
+ * the app's, after the timeline lines of the simulated second in which they were written.
+ */
+const appLog: string[] = [];
+function collectAppLogs(): void {
   for (const level of ['log', 'info', 'warn', 'error'] as const) {
     console[level] = (...args: unknown[]) => {
-      const text = args.map((a) => (typeof a === 'string' ? a : String(a))).join(' ');
-      print(`${' '.repeat(12)}app: ${text}`);
+      appLog.push(args.map((a) => (typeof a === 'string' ? a : String(a))).join(' '));
     };
   }
+}
+function flushAppLog(): void {
+  for (const line of appLog.splice(0)) print(`${' '.repeat(12)}app: ${line}`);
 }
 
 async function main(): Promise<number> {
@@ -57,17 +63,19 @@ async function main(): Promise<number> {
   process.once('SIGINT', stopOnSignal);
   process.once('SIGTERM', stopOnSignal);
 
-  prefixAppLogs();
+  collectAppLogs();
   const started = Date.now();
   try {
     const { exitCode } = await runDemo(parsed.options, services, {
       print,
       sleep: (ms) => sleep(ms),
       wallNow: () => Date.now(),
+      flushAppLog,
     });
     print(`\nWall time ${((Date.now() - started) / 1000).toFixed(1)} s. Exit code ${exitCode}.`);
     return exitCode;
   } finally {
+    flushAppLog();
     await services.stop();
   }
 }
