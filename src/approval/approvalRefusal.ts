@@ -47,8 +47,14 @@ export function refuseToken(
  * link is recognisable after probation has closed the circuit.
  */
 export function refuseSituation(tripId: string, situation: TripSituation): ApprovalRefusal | undefined {
-  if (situation.state.tripId !== tripId) return 'stale-trip';
   const phase = situation.orchestration?.phase;
+  // The store knows no trip at all (it lost its data, e.g. Redis restarted without persistence) while
+  // this trip's orchestration still waits: the approval is the only way the trigger comes back.
+  const storeLostTrip = situation.state.state === 'CLOSED' && situation.state.tripId === undefined;
+  if (storeLostTrip && phase === AWAITING_APPROVAL && situation.orchestration?.approvedBy === undefined) {
+    return undefined;
+  }
+  if (situation.state.tripId !== tripId) return 'stale-trip';
   const approved =
     situation.trip?.approvedAt !== undefined ||
     situation.orchestration?.approvedBy !== undefined ||

@@ -82,6 +82,22 @@ export function makeBreakerOrchestrator(
     }
 
     const base = () => ({ tripId, functionName, at: nowIso() });
+
+    function* resumeAfterLostStore(approvedBy: string): Steps<BreakerStatus> {
+      log('the breaker store has lost this trip: re-enabling on the approval, without probation');
+      const enable = yield* control(BreakerActivity.enableTrigger, { functionName, tripId });
+      publish({
+        phase: 'closed',
+        enable,
+        detail: 'the breaker store had lost the trip; re-enabled on approval',
+      });
+      yield* notify(
+        enable.ok
+          ? { ...base(), kind: 'resumed', approvedBy, enable }
+          : { ...base(), kind: 'enable-failed', approvedBy, message: enable.message },
+      );
+      return status;
+    }
     const supersede = (detail: string) => {
       log(`ends as superseded: ${detail}`);
       return publish({ phase: 'superseded', detail });
@@ -130,6 +146,11 @@ export function makeBreakerOrchestrator(
       };
       if (!((yield call(BreakerActivity.transition, toHalfOpen)) as boolean)) {
         const now = (yield call(BreakerActivity.readState)) as StoreSnapshot;
+        if (now.state === 'CLOSED' && now.tripId === undefined) {
+          // The store no longer knows any trip (e.g. Redis restarted without persistence). The
+          // operator approved this trip and nothing else would switch the trigger on again.
+          return yield* resumeAfterLostStore(approval.approvedBy);
+        }
         return supersede(
           `could not move OPEN → HALF_OPEN: the store is ${now.state} with trip ${now.tripId ?? 'none'}`,
         );

@@ -54,6 +54,7 @@ describe('fault scenarios', () => {
           what: 'Redis RESTARTED (empty)',
           run: async () => {
             redis = await startRedis(redis.port);
+            await world.storeAnswers();
           },
         },
       ],
@@ -61,9 +62,45 @@ describe('fault scenarios', () => {
     };
     const report = await runScenario(world, plan);
     expect(await invariantViolations(world, report, plan.run)).toEqual([]);
+    expect(report.timeline.map((t) => t.what)).toEqual(
+      expect.arrayContaining(['Redis STOPPED', 'Redis RESTARTED (empty)']),
+    );
     // While the store was down the breaker could not count: the outage's failures were dead-lettered.
     expect(report.deadLetters.filter((d) => d.reason === 'failed').length).toBeGreaterThan(0);
+    // The store was observed down, and the gate is healthy again.
+    expect(report.timeline.map((t) => t.what)).toContain('breaker UNREACHABLE');
     expect(world.runtime.breaker.health().ok).toBe(true);
+  }, 120_000);
+
+  it('Redis restarted empty while OPEN forgets the trip; the emailed approval still restarts the trigger', async () => {
+    const plan: ScenarioPlan = {
+      ...base('redis-lost'),
+      outages: [{ from: 2, to: 30 }],
+      approveAfter: 100,
+      happenings: [
+        { at: 20, what: 'Redis STOPPED', run: () => redis.stop() },
+        {
+          at: 25,
+          what: 'Redis RESTARTED (empty)',
+          run: async () => {
+            redis = await startRedis(redis.port);
+            await world.storeAnswers();
+          },
+        },
+      ],
+      minSeconds: 26,
+    };
+    const report = await runScenario(world, plan);
+    expect(await invariantViolations(world, report, plan.run, { storeLostTrips: true })).toEqual([]);
+    expect(report.approvals.at(-1)?.postStatus).toBe(200);
+    const status = [...world.durable.hosts.values()].at(-1)?.customStatus as {
+      phase?: string;
+      detail?: string;
+    };
+    expect(status).toMatchObject({
+      phase: 'closed',
+      detail: expect.stringMatching(/lost the trip/) as unknown,
+    });
   }, 120_000);
 
   it('a crash mid-run re-delivers the batch; the idempotent sink absorbs the repeat', async () => {

@@ -145,12 +145,36 @@ export class BreakwaterWorld {
     ];
   }
 
-  /** Runs the watchdog timer function once. */
+  /**
+   * Resolves once the breaker store answers again after a restart. The Redis client reconnects on its
+   * own timer (real time), which the simulation clock cannot advance; bounded to 15 s.
+   */
+  async storeAnswers(): Promise<void> {
+    const until = Date.now() + 15_000;
+    for (;;) {
+      try {
+        await this.runtime.breakerStore.getState();
+        return;
+      } catch (error) {
+        if (Date.now() > until) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  }
+
+  /** Watchdog runs that threw (the host logs a failed timer run and tries again on the next tick). */
+  readonly watchdogFailures: string[] = [];
+
+  /** Runs the watchdog timer function once, as the host would: a failure is recorded, not fatal. */
   async runWatchdog(): Promise<void> {
-    await invokeRpc('BreakerWatchdog', {
-      trigger: { json: JSON.stringify({ isPastDue: false }) },
-      inputData: this.durableClientInput('BreakerWatchdog'),
-    });
+    try {
+      await invokeRpc('BreakerWatchdog', {
+        trigger: { json: JSON.stringify({ isPastDue: false }) },
+        inputData: this.durableClientInput('BreakerWatchdog'),
+      });
+    } catch (error) {
+      this.watchdogFailures.push(error instanceof Error ? error.message : String(error));
+    }
   }
 
   /** Approval links found in the emails received so far, oldest first. */

@@ -6,6 +6,7 @@ export async function invariantViolations(
   world: BreakwaterWorld,
   report: ScenarioReport,
   run: string,
+  options: { readonly storeLostTrips?: boolean } = {},
 ): Promise<string[]> {
   const problems: string[] = [];
   if (!report.settled)
@@ -45,7 +46,8 @@ export async function invariantViolations(
   if (new Set(ids).size !== ids.length)
     problems.push(`an orchestration instance was started twice: ${ids.join(', ')}`);
   const trips = new Set((await world.runtime.breakerStore.history(100)).map((t) => `breaker-${t.tripId}`));
-  const unknown = ids.filter((id) => !trips.has(id));
+  // A store restarted without persistence forgets its trips: only then may an orchestration have none.
+  const unknown = options.storeLostTrips ? [] : ids.filter((id) => !trips.has(id));
   if (unknown.length > 0) problems.push(`orchestrations without a trip: ${unknown.join(', ')}`);
   return problems;
 }

@@ -33,6 +33,9 @@ export interface ScenarioPlan {
   readonly makeEvent?: (i: number, now: number) => { readonly partitionKey: string; readonly body: Buffer };
 }
 
+/** The breaker state as the run observed it; UNREACHABLE while the store is down. */
+export type ObservedState = BreakerStateName | 'UNREACHABLE';
+
 /** What the run reports after each simulated second (for a live view such as `npm run demo`). */
 export interface ScenarioTick {
   readonly second: number;
@@ -41,7 +44,7 @@ export interface ScenarioTick {
   readonly sent: number;
   /** Events sent and not yet behind their partition's checkpoint (held or not yet delivered). */
   readonly backlog: number;
-  readonly state: BreakerStateName;
+  readonly state: ObservedState;
   readonly listening: boolean;
   readonly downstreamDown: boolean;
   /** Timeline entries added during this second. */
@@ -157,12 +160,21 @@ export async function runScenario(
     }
     for (const c of plan.crashes)
       if (c.at === second) host.crashNextInvocation(String(c.partition % plan.partitions));
+    for (const h of plan.happenings ?? []) {
+      if (h.at !== second) continue;
+      timeline.push({ second, what: h.what });
+      await h.run();
+    }
 
     await host.tick();
     await world.durable.catchUp();
     if (second % 60 === 59) await world.runWatchdog();
 
-    const state = (await world.runtime.breakerStore.getState()).state;
+    // The store may be down (a scheduled outage): the run reads it like an operator would, and waits.
+    const state: ObservedState = await world.runtime.breakerStore.getState().then(
+      (st) => st.state,
+      () => 'UNREACHABLE' as const,
+    );
     if (state !== lastState) timeline.push({ second, what: TIMELINE.breaker(state) });
     lastState = state;
     if (host.isListening !== wasListening)
