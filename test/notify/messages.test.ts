@@ -68,10 +68,10 @@ describe('operator messages', () => {
         .subject,
     ];
     expect(subjects).toEqual([
-      '[Breakwater] ProcessSensorEvents stopped: approval needed (trip trip-7f3)',
-      '[Breakwater] Reminder 2/3: ProcessSensorEvents still stopped (trip trip-7f3)',
-      '[Breakwater] ProcessSensorEvents resumed, on probation (trip trip-7f3)',
-      '[Breakwater] ProcessSensorEvents back to normal (trip trip-7f3 closed)',
+      '[Breakwater] ProcessSensorEvents stopped: approval needed (trip 5d6f7a8b)',
+      '[Breakwater] Reminder 2/3: ProcessSensorEvents still stopped (trip 5d6f7a8b)',
+      '[Breakwater] ProcessSensorEvents resumed, on probation (trip 5d6f7a8b)',
+      '[Breakwater] ProcessSensorEvents back to normal (trip 5d6f7a8b closed)',
     ]);
     for (const s of subjects) expect(s.length).toBeLessThanOrEqual(80);
   });
@@ -127,5 +127,13 @@ describe('operator messages', () => {
     ).toBe(
       'AccountKey=***; SharedAccessKey=*** https://x/api/f?code=***&x=1 Bearer *** redis://u:***@h:6379 ?sig=***',
     );
+  });
+});
+
+describe('short trip ids in subjects', () => {
+  it('tell two trips of the same minute apart', async () => {
+    const { shortTripId } = await import('../../src/notify/messages/formatting');
+    expect(shortTripId('t1767225620000-69fb66e6a058')).not.toBe(shortTripId('t1767225650000-0c1d2e3f4a5b'));
+    expect(shortTripId('trip-1')).toBe('trip-1');
   });
 });

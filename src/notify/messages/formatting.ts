@@ -15,7 +15,8 @@ export function formatUtc(ms: number): string {
 }
 
 export function shortTripId(tripId: string): string {
-  return tripId.length <= 12 ? tripId : tripId.slice(0, 8);
+  // Trip ids are `t<epoch ms>-<random hex>`: the random tail tells two trips apart, the time does not.
+  return tripId.length <= 12 ? tripId : tripId.slice(-8);
 }
 
 export function formatDuration(seconds: number): string {
