@@ -1,24 +1,18 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { type RedisService, startRedis } from '../support/localServices';
-import { BreakwaterWorld } from './model/breakwaterWorld';
+import type { BreakwaterWorld } from './model/breakwaterWorld';
 import { invariantViolations } from './model/invariants';
+import { RedisWorld } from './model/redisWorld';
 import { runScenario, type ScenarioPlan } from './model/scenario';
 
 // Named fault scenarios on the Redis breaker store (the property test explores random mixes of them).
-let redis: RedisService;
+let redisWorld: RedisWorld;
 let world: BreakwaterWorld;
 beforeAll(async () => {
-  redis = await startRedis();
-  world = await BreakwaterWorld.create({
-    storageConnectionString: inject('storageConnectionString'),
-    settings: { BREAKER_STORE: 'redis', REDIS_CONNECTION: redis.url },
-  });
+  redisWorld = await RedisWorld.create(inject('storageConnectionString'));
+  world = redisWorld.world;
 });
-afterAll(async () => {
-  await world.close();
-  await redis.stop();
-});
+afterAll(() => redisWorld.close());
 
 const base = (run: string): ScenarioPlan => ({
   run,
@@ -48,14 +42,11 @@ describe('fault scenarios', () => {
       ...base('redis-restart'),
       outages: [{ from: 4, to: 12 }],
       happenings: [
-        { at: 2, what: 'Redis STOPPED', run: () => redis.stop() },
+        { at: 2, what: 'Redis STOPPED', run: () => redisWorld.stopRedis() },
         {
           at: 9,
           what: 'Redis RESTARTED (empty)',
-          run: async () => {
-            redis = await startRedis(redis.port);
-            await world.storeAnswers();
-          },
+          run: () => redisWorld.restartRedisEmpty(),
         },
       ],
       minSeconds: 10,
@@ -78,14 +69,11 @@ describe('fault scenarios', () => {
       outages: [{ from: 2, to: 30 }],
       approveAfter: 100,
       happenings: [
-        { at: 20, what: 'Redis STOPPED', run: () => redis.stop() },
+        { at: 20, what: 'Redis STOPPED', run: () => redisWorld.stopRedis() },
         {
           at: 25,
           what: 'Redis RESTARTED (empty)',
-          run: async () => {
-            redis = await startRedis(redis.port);
-            await world.storeAnswers();
-          },
+          run: () => redisWorld.restartRedisEmpty(),
         },
       ],
       minSeconds: 26,

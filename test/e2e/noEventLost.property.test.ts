@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { type RedisService, startRedis } from '../support/localServices';
-import { BreakwaterWorld } from './model/breakwaterWorld';
+import type { BreakwaterWorld } from './model/breakwaterWorld';
 import { invariantViolations } from './model/invariants';
+import { RedisWorld } from './model/redisWorld';
 import { runScenario, type ScenarioPlan } from './model/scenario';
 
 // Random fault schedules against the whole app: downstream outages, poison events, breaker-store
@@ -13,19 +13,13 @@ import { runScenario, type ScenarioPlan } from './model/scenario';
 const runs = Number(process.env.PROPERTY_RUNS ?? 8);
 const seed = Number(process.env.PROPERTY_SEED ?? 20261129);
 
-let redis: RedisService;
+let redisWorld: RedisWorld;
 let world: BreakwaterWorld;
 beforeAll(async () => {
-  redis = await startRedis();
-  world = await BreakwaterWorld.create({
-    storageConnectionString: inject('storageConnectionString'),
-    settings: { BREAKER_STORE: 'redis', REDIS_CONNECTION: redis.url },
-  });
+  redisWorld = await RedisWorld.create(inject('storageConnectionString'));
+  world = redisWorld.world;
 });
-afterAll(async () => {
-  await world.close();
-  await redis.stop();
-});
+afterAll(() => redisWorld.close());
 
 /** A fault window that starts while events are still being sent. */
 const windowDuring = (sendSeconds: number) =>
@@ -84,14 +78,15 @@ describe('property: nothing is lost under random fault schedules', () => {
             maxSeconds: 2_000,
             happenings: storeOutage
               ? [
-                  { at: storeOutage.from, what: 'Redis (breaker store) STOPPED', run: () => redis.stop() },
+                  {
+                    at: storeOutage.from,
+                    what: 'Redis (breaker store) STOPPED',
+                    run: () => redisWorld.stopRedis(),
+                  },
                   {
                     at: storeOutage.to,
                     what: 'Redis (breaker store) RESTARTED, empty',
-                    run: async () => {
-                      redis = await startRedis(redis.port);
-                      await world.storeAnswers();
-                    },
+                    run: () => redisWorld.restartRedisEmpty(),
                   },
                 ]
               : [],
