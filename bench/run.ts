@@ -6,7 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 
-import { startAzurite, startRedis } from '../test/support/localServices';
+import { startAzurite } from '../sim/services/azurite';
+import { startRedis } from '../sim/services/redis';
 import type { BenchContext, BenchSection } from './benchSection';
 import { pipelineSection } from './pipelineSection';
 import { processingSection } from './processingSection';

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { type BrowserContext, chromium } from 'playwright-core';
-
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { inject } from 'vitest';
 
 /** Flags for a quiet, sandbox-free headless Chromium that talks to nothing but localhost. */
 const FLAGS = [
@@ -23,11 +22,17 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** Starts Debian's Chromium through playwright-core with a fresh profile directory (removed on close). */
+/**
+ * Starts the Chromium the global setup found (CHROMIUM_PATH, Debian's, or one it installed) through
+ * playwright-core with a fresh profile directory (removed on close). Without one the test fails, saying
+ * why: browser tests never skip silently.
+ */
 export async function startChromium(viewport = { width: 1000, height: 900 }): Promise<Browser> {
+  const found = inject('chromium');
+  if (found.kind === 'missing') throw new Error(found.reason);
   const profile = await mkdtemp(path.join(tmpdir(), 'breakwater-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
+    executablePath: found.path,
     headless: true,
     args: FLAGS,
     viewport,
