@@ -11,7 +11,12 @@ export interface DemoOptions {
   /** The downstream goes offline at this second, for `outageSeconds`. */
   readonly outageStart: number;
   readonly outageSeconds: number;
+  /** The breaker store: `auto` takes Redis when there is one (REDIS_URL or redis-server), else Table. */
+  readonly store: BreakerStoreChoice;
 }
+
+export const BREAKER_STORE_CHOICES = ['auto', 'redis', 'table'] as const;
+export type BreakerStoreChoice = (typeof BREAKER_STORE_CHOICES)[number];
 
 export type ParsedArgs = { readonly kind: 'run'; readonly options: DemoOptions } | { readonly kind: 'help' };
 
@@ -25,11 +30,12 @@ export const defaultDemoOptions: DemoOptions = {
   sendSeconds: 120,
   outageStart: 20,
   outageSeconds: 50,
+  store: 'auto',
 };
 
 export const USAGE = `Usage: npm run demo -- [options]
 
-Runs Breakwater end to end on this machine (Azurite, redis-server, the real handlers around a model of
+Runs Breakwater end to end on this machine (Azurite, Redis or Table, the real handlers around a model of
 the Functions host): sensor events on an Event Hub, a downstream outage, the breaker trips, the trigger
 is disabled, an approval email arrives; the approval page is served on localhost.
 
@@ -43,6 +49,8 @@ Options:
   --send-seconds <s>        publish them over this many simulated seconds (default ${defaultDemoOptions.sendSeconds})
   --outage-start <s>        second at which the downstream goes offline (default ${defaultDemoOptions.outageStart})
   --outage-seconds <s>      how long it stays offline (default ${defaultDemoOptions.outageSeconds})
+  --store <redis|table>     the breaker store (default: Redis when REDIS_URL is set or redis-server is
+                            on PATH, otherwise Table on the embedded Azurite)
   -h, --help                this text`;
 
 /** A bad command line; the message says what was wrong and is printed as one line. */
@@ -51,7 +59,7 @@ export class DemoArgsError extends Error {
 }
 
 interface NumberRule {
-  readonly key: keyof DemoOptions;
+  readonly key: Exclude<keyof DemoOptions, 'store'>;
   readonly min: number;
   readonly max: number;
   readonly integer: boolean;
@@ -85,6 +93,13 @@ export function parseDemoArgs(argv: readonly string[]): ParsedArgs {
     const arg = argv[i] ?? '';
     if (arg === '-h' || arg === '--help') return { kind: 'help' };
     const [flag = '', inline] = arg.startsWith('--') ? arg.split(/=(.*)/s, 2) : [arg];
+    if (flag === '--store') {
+      const raw = inline ?? argv[++i];
+      const choice = BREAKER_STORE_CHOICES.find((c) => c !== 'auto' && c === raw);
+      if (!choice) throw new DemoArgsError(`--store expects redis or table, got '${raw ?? ''}'`);
+      options.store = choice;
+      continue;
+    }
     const rule = rules[flag];
     if (!rule) {
       throw new DemoArgsError(

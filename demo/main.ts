@@ -16,7 +16,10 @@ import {
 /** The local services the demo runs against (started by run.ts, or by the test's global setup). */
 export interface DemoServices {
   readonly storageConnectionString: string;
-  readonly redisUrl: string;
+  /** The Redis breaker store's URL; without one the demo runs on the Table store (Azurite). */
+  readonly redisUrl?: string;
+  /** Where the store came from, for the header (e.g. "Redis from redis-server 7.0.15 on PATH"). */
+  readonly storeNote?: string;
 }
 
 export interface DemoDeps {
@@ -45,8 +48,12 @@ export async function runDemo(
   const { print } = deps;
   const world = await BreakwaterWorld.create({
     storageConnectionString: services.storageConnectionString,
-    settings: { BREAKER_STORE: 'redis', REDIS_CONNECTION: services.redisUrl },
+    settings:
+      services.redisUrl === undefined
+        ? { BREAKER_STORE: 'table' }
+        : { BREAKER_STORE: 'redis', REDIS_CONNECTION: services.redisUrl },
   });
+  const storeName = services.redisUrl === undefined ? 'Table' : 'Redis';
   try {
     const plan = demoPlan(options);
     const b = world.runtime.config.breaker;
@@ -56,7 +63,7 @@ export async function runDemo(
         `downstream offline from t+${options.outageStart}s for ${options.outageSeconds} s.`,
     );
     print(
-      `Breaker (Redis store): trips above ${b.threshold} failures in ${b.windowSeconds} s; probation ${b.probationSeconds} s ` +
+      `Breaker (${storeName} store): trips above ${b.threshold} failures in ${b.windowSeconds} s; probation ${b.probationSeconds} s ` +
         `(limit ${b.probationThreshold}). Approval: ${
           options.autoApproveSeconds === undefined
             ? 'by you, in a browser'
@@ -66,6 +73,7 @@ export async function runDemo(
     print(
       `Approval page and API served at ${world.http.baseUrl}/api/ ; dashboard: ${world.http.baseUrl}/api/breaker/dashboard?code=${FUNCTION_KEY}`,
     );
+    print(`Breaker store: ${services.storeNote ?? storeName}.`);
     print('');
 
     const live = makeLiveView({

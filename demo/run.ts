@@ -48,7 +48,7 @@ async function main(): Promise<number> {
 
   let services: RunningServices;
   try {
-    services = await startDemoServices();
+    services = await startDemoServices(parsed.options.store);
   } catch (error) {
     if (error instanceof ServiceStartError) {
       process.stderr.write(`demo: ${error.message}\n`);
@@ -56,12 +56,7 @@ async function main(): Promise<number> {
     }
     throw error;
   }
-  const stopOnSignal = (signal: NodeJS.Signals) => {
-    process.stderr.write(`\ndemo: ${signal}: stopping Azurite and redis-server\n`);
-    void services.stop().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', stopOnSignal);
-  process.once('SIGTERM', stopOnSignal);
+  // Ctrl-C, SIGTERM or a closed stdout pipe: sim/services/childProcesses stops Azurite and redis-server.
 
   collectAppLogs();
   const started = Date.now();

@@ -24,6 +24,14 @@ const failure = (argv: string[]) => {
 };
 
 describe('parseDemoArgs', () => {
+  it('--store chooses the breaker store; auto by default; anything else is refused', () => {
+    expect(defaultDemoOptions.store).toBe('auto');
+    expect(options(['--store', 'table']).store).toBe('table');
+    expect(options(['--store=redis']).store).toBe('redis');
+    expect(failure(['--store', 'auto'])).toBe("--store expects redis or table, got 'auto'");
+    expect(failure(['--store'])).toBe("--store expects redis or table, got ''");
+  });
+
   it('defaults: 16 partitions, waits for a person, paced', () => {
     expect(options([])).toEqual(defaultDemoOptions);
     expect(defaultDemoOptions.partitions).toBe(16);
