@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Compiles and lints infra/main.bicep with the Bicep CLI from scripts/install-bicep.sh and fails on any
-# diagnostic, warnings included (bicepconfig.json raises the security rules to errors as well).
+# diagnostic, warnings included (bicepconfig.json raises the security rules to errors as well), and when
+# the committed infra/main.json is not what main.bicep compiles to.
 # With the Azure CLI instead: az bicep build --file infra/main.bicep --stdout && az bicep lint --file infra/main.bicep
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,21 +12,23 @@ if [ ! -x "$bicep" ]; then
   exit 1
 fi
 
+fresh="$(mktemp)"
+trap 'rm -f "$fresh"' EXIT
 status=0
-for step in build lint; do
-  if [ "$step" = build ]; then
-    out="$("$bicep" build infra/main.bicep --stdout 2>&1 >/dev/null)" || status=1
-  else
-    out="$("$bicep" lint infra/main.bicep 2>&1)" || status=1
-  fi
-  if [ -n "$out" ]; then
-    echo "$out" >&2
-    status=1
-  fi
-done
-
+if ! out="$("$bicep" build infra/main.bicep --outfile "$fresh" 2>&1)" || [ -n "$out" ]; then
+  echo "$out" >&2
+  status=1
+fi
+if ! out="$("$bicep" lint infra/main.bicep 2>&1)" || [ -n "$out" ]; then
+  echo "$out" >&2
+  status=1
+fi
 if [ "$status" -ne 0 ]; then
   echo "check-bicep: bicep build/lint of infra/main.bicep reported problems (see above)" >&2
   exit 1
 fi
-echo "bicep build + lint: infra/main.bicep clean"
+if ! cmp -s "$fresh" infra/main.json; then
+  echo "check-bicep: infra/main.json is stale (it differs from what infra/main.bicep compiles to); regenerate it with: npm run build:infra" >&2
+  exit 1
+fi
+echo "bicep build + lint: infra/main.bicep clean; infra/main.json up to date"

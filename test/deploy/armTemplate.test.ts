@@ -6,7 +6,7 @@ import { settings } from '../../src/config/settings';
 import {
   allResources,
   bicepAppSettings,
-  compileMainBicep,
+  readMainTemplate,
   isExpression,
   isObject,
   type JsonObject,
@@ -36,7 +36,7 @@ function roleDefinitionOf({ resource, template: declaring }: Located): string | 
 
 let template: JsonObject;
 beforeAll(() => {
-  template = compileMainBicep();
+  template = readMainTemplate();
 });
 
 /**

@@ -6,7 +6,7 @@ import { parse as parseYaml } from 'yaml';
 
 import { loadConfig } from '../../src/config/loadConfig';
 import { hostSettingNames, settingNames, settings } from '../../src/config/settings';
-import { compileMainBicep, isObject, type Json, type JsonObject, repoRoot } from './armTemplate';
+import { readMainTemplate, isObject, type Json, type JsonObject, repoRoot } from './armTemplate';
 
 const read = (path: string) => readFileSync(resolve(repoRoot, path), 'utf8');
 const readJson = (path: string) => JSON.parse(read(path)) as Json;
@@ -50,7 +50,7 @@ describe('infra/main.parameters.json', () => {
   let templateParameters: JsonObject;
   const parameters = object(object(readJson('infra/main.parameters.json'), 'file').parameters, 'parameters');
   beforeAll(() => {
-    templateParameters = object(compileMainBicep().parameters, 'template parameters');
+    templateParameters = object(readMainTemplate().parameters, 'template parameters');
   });
 
   it('passes only parameters main.bicep declares, as azd ${VAR} substitutions', () => {
@@ -174,7 +174,7 @@ describe('docker-compose.yml and the Event Hubs emulator config', () => {
     expect(hub, `no emulator entity named ${local('EVENTHUB_NAME')}`).toBeDefined();
     expect(hub!.ConsumerGroups.map((g) => g.Name)).toContain(local('EVENTHUB_CONSUMER_GROUP'));
 
-    const templateParameters = object(compileMainBicep().parameters, 'template parameters');
+    const templateParameters = object(readMainTemplate().parameters, 'template parameters');
     const defaults = (name: string) => object(templateParameters[name], name).defaultValue;
     expect(hub!.PartitionCount).toBe(defaults('eventHubPartitionCount'));
     expect(hub!.PartitionCount).toBe(16);
