@@ -23,12 +23,23 @@ export function processesWithMarker(marker: string): number[] {
   return found;
 }
 
-/** Polls until no process carries the marker (the OS reaps killed processes within milliseconds). */
-export async function untilNoneLeft(marker: string, timeoutMs = 5_000): Promise<number[]> {
+const commandLine = (pid: number): string => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim();
+  } catch {
+    return '(gone)';
+  }
+};
+
+/**
+ * Polls until no process carries the marker (killed processes are reaped within milliseconds; the
+ * bound only matters on a loaded machine) and returns the command lines of those still left.
+ */
+export async function untilNoneLeft(marker: string, timeoutMs = 10_000): Promise<string[]> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const left = processesWithMarker(marker);
-    if (left.length === 0 || Date.now() > until) return left;
+    if (left.length === 0 || Date.now() > until) return left.map(commandLine);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -41,12 +52,14 @@ export interface Marked {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
 }
 
-/** Runs a TypeScript entry with tsx (the Node of node_modules/.bin first on PATH), marked for the search above. */
+/**
+ * Runs a TypeScript entry the way `npm run demo` does (`node --import tsx`, this run's Node, no relaying
+ * parent process), marked for the search above.
+ */
 export function runMarked(entry: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Marked {
   const marker = `BREAKWATER_TEST_MARK=${Math.random().toString(36).slice(2)}`;
   const [key, value] = marker.split('=') as [string, string];
-  const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
-  const child = spawn(tsx, [entry, ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env, [key]: value },
     stdio: ['ignore', 'pipe', 'pipe'],
