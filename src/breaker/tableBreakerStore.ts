@@ -204,11 +204,14 @@ export function makeTableBreakerStore(deps: TableBreakerStoreDeps): TableBreaker
   const cleanExpired = (filter: string) => {
     cleanup = cleanup
       .then(async () => {
-        for await (const e of table.listEntities({
-          queryOptions: { filter, select: ['RowKey'] },
-          ...opts(),
-        })) {
-          await deleteIgnoringMissing(e.rowKey ?? '');
+        for await (const e of table.listEntities({ queryOptions: { filter }, ...opts() })) {
+          // Conditional on the ETag seen: a writer that rewrote the row since (a new epoch's count in the
+          // same bucket right after a reset) keeps it (412).
+          try {
+            await table.deleteEntity(pk, e.rowKey ?? '', { etag: e.etag, ...opts() });
+          } catch (error) {
+            if (statusOf(error) !== 404 && statusOf(error) !== 412) throw error;
+          }
         }
       })
       // Best effort: rows left behind are outside every window and are retried next time.
