@@ -96,6 +96,14 @@ function withBlobNames(letters: readonly DeadLetter[]): { letter: DeadLetter; bl
   });
 }
 
+/** The body blob of the event at this partition and sequence number (the redrive checks names against it). */
+export function canonicalBlobName(functionName: string, partitionId: string, sequenceNumber: number): string {
+  return `${functionName}/p${partitionId}/${String(sequenceNumber).padStart(16, '0')}`;
+}
+
+/** Prefix of the blobs of dead letters that came without partition and sequence number. */
+export const unknownBlobPrefix = (functionName: string) => `${functionName}/unknown/`;
+
 /** Separates a duplicate's batch position from the canonical blob name. */
 export const DUPLICATE_MARK = '.dup';
 
@@ -105,10 +113,10 @@ export const PROPERTIES_SUFFIX = '.properties.json';
 export function deadLetterBlobName(letter: DeadLetter): string {
   const { partitionId, sequenceNumber } = letter.event;
   if (partitionId !== undefined && sequenceNumber !== undefined) {
-    return `${letter.functionName}/p${partitionId}/${String(sequenceNumber).padStart(16, '0')}`;
+    return canonicalBlobName(letter.functionName, partitionId, sequenceNumber);
   }
   // Without metadata there is no stable identity: a unique name, so nothing is overwritten.
-  return `${letter.functionName}/unknown/${letter.deadLetteredAt}-${randomUUID()}`;
+  return `${unknownBlobPrefix(letter.functionName)}${letter.deadLetteredAt}-${randomUUID()}`;
 }
 
 function toMessage(
