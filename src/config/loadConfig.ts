@@ -6,6 +6,7 @@ import {
   type StorageConnection,
 } from './appConfig';
 import { ConfigError, type ConfigProblem } from './configError';
+import { PUBLISHED_SIGNING_KEYS } from './publishedKeys';
 import { hostSettingNames, type SettingName, settings } from './settings';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -97,8 +98,21 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
     });
   }
 
+  if (runningInAzure) {
+    for (const name of ['APPROVAL_SIGNING_KEY', 'APPROVAL_SIGNING_KEY_PREVIOUS'] as const) {
+      const key = v[name];
+      if (key !== undefined && PUBLISHED_SIGNING_KEYS.has(key))
+        problems.push({
+          setting: name,
+          message:
+            'is an example key published with Breakwater: anyone could sign approval links with it. ' +
+            'Generate one, e.g. openssl rand -base64 48',
+        });
+    }
+  }
+
   const control = readControl(env, v, runningInAzure, problems);
-  const transport = readEmailTransport(v, problems);
+  const transport = readEmailTransport(v, problems, require);
   const signingKey = require('APPROVAL_SIGNING_KEY', v.APPROVAL_SIGNING_KEY);
   const publicBaseUrl =
     v.PUBLIC_BASE_URL ??
@@ -222,15 +236,23 @@ function readControl(
   return { mode, subscriptionId, resourceGroup, siteName };
 }
 
-function readEmailTransport(v: SettingValues, problems: ConfigProblem[]): EmailTransportConfig | undefined {
+type Require = <T>(name: SettingName, value: T | undefined, why?: string) => T | undefined;
+
+function readEmailTransport(
+  v: SettingValues,
+  problems: ConfigProblem[],
+  require: Require,
+): EmailTransportConfig | undefined {
   switch (v.EMAIL_PROVIDER) {
-    case 'smtp':
-      return {
-        provider: 'smtp',
-        host: must(v.SMTP_HOST),
-        port: must(v.SMTP_PORT),
-        secure: must(v.SMTP_SECURE),
-      };
+    case 'smtp': {
+      // A bad value is already a named problem; `require` only adds one when nothing said why.
+      const why = ' when EMAIL_PROVIDER=smtp';
+      const host = require('SMTP_HOST', v.SMTP_HOST, why);
+      const port = require('SMTP_PORT', v.SMTP_PORT, why);
+      const secure = require('SMTP_SECURE', v.SMTP_SECURE, why);
+      if (host === undefined || port === undefined || secure === undefined) return undefined;
+      return { provider: 'smtp', host, port, secure };
+    }
     case 'acs':
       if (v.ACS_ENDPOINT === undefined && v.ACS_CONNECTION_STRING === undefined) {
         problems.push({

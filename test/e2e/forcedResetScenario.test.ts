@@ -33,7 +33,14 @@ describe('forced reset and hostile events', () => {
       ...base('forced-reset'),
       outages: [{ from: 2, to: 30 }],
       happenings: [
-        { at: 0, what: 'ARM failing', run: () => Promise.resolve(world.arm.failNext('update', 503, 10_000)) },
+        {
+          at: 0,
+          what: 'ARM failing',
+          run: () => {
+            world.arm.failNext('update', 503, 10_000);
+            return Promise.resolve();
+          },
+        },
         {
           at: 8,
           what: 'operator FORCED reset',
@@ -41,7 +48,14 @@ describe('forced reset and hostile events', () => {
             resets.push(await forcedReset(world));
           },
         },
-        { at: 9, what: 'ARM back', run: () => Promise.resolve(world.arm.clearFailures()) },
+        {
+          at: 9,
+          what: 'ARM back',
+          run: () => {
+            world.arm.clearFailures();
+            return Promise.resolve();
+          },
+        },
       ],
       minSeconds: 10,
     };
