@@ -15,12 +15,17 @@ export const DEFAULT_TEXT_BOUND = 500;
  * saying how much was left out. Never splits a surrogate pair.
  */
 export function boundText(value: unknown, max: number = DEFAULT_TEXT_BOUND): string {
-  const text = (typeof value === 'string' ? value : String(value)).replace(CONTROL_CHARACTERS, ' ');
+  const text = stripControlCharacters(typeof value === 'string' ? value : String(value));
   if (text.length <= max) return text;
   let cut = max;
   const last = text.charCodeAt(cut - 1);
   if (last >= 0xd800 && last <= 0xdbff) cut--;
   return `${text.slice(0, cut)}… (${text.length - cut} more characters)`;
+}
+
+/** Every control character (and line separator) replaced by a space. */
+export function stripControlCharacters(value: string): string {
+  return value.replace(CONTROL_CHARACTERS, ' ');
 }
 
 /** True when the text has a control character (for validation that refuses rather than cleans). */
