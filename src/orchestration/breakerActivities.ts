@@ -1,4 +1,10 @@
-import type { BreakerState, BreakerStateName, BreakerStore, TripRecord } from '../breaker/breakerStore';
+import {
+  type BreakerState,
+  type BreakerStateName,
+  type BreakerStore,
+  readableTrips,
+  type TripRecord,
+} from '../breaker/breakerStore';
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import { setDisabledWithOutcome } from '../control/triggerSwitchOutcome';
 import type { EmailSender } from '../notify/emailSender';
@@ -161,7 +167,7 @@ async function findTrip(
   logger: Logger,
 ): Promise<TripRecord | undefined> {
   try {
-    return (await store.history(TRIP_LOOKUP_LIMIT)).find((t) => t.tripId === tripId);
+    return readableTrips(await store.history(TRIP_LOOKUP_LIMIT)).find((t) => t.tripId === tripId);
   } catch (error) {
     logger.warn(`could not read the record of trip ${tripId}: ${ensureError(error).message}`);
     return undefined;
