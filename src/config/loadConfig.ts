@@ -1,17 +1,19 @@
 import {
   type AppConfig,
   type ControlConfig,
-  type EmailTransportConfig,
   GUARDED_FUNCTION_NAME,
   type StorageConnection,
 } from './appConfig';
 import { ConfigError, type ConfigProblem } from './configError';
-import { PUBLISHED_SIGNING_KEYS } from './publishedKeys';
+import { publishedKeyProblems } from './publishedKeys';
+import { readEmailTransport } from './readEmailTransport';
 import { hostSettingNames, type SettingName, settings } from './settings';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
-type SettingValues = { [K in SettingName]: ReturnType<(typeof settings)[K]['schema']['parse']> | undefined };
+export type SettingValues = {
+  [K in SettingName]: ReturnType<(typeof settings)[K]['schema']['parse']> | undefined;
+};
 
 /**
  * Reads every setting once, validates it and returns a frozen config.
@@ -98,18 +100,7 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
     });
   }
 
-  if (runningInAzure) {
-    for (const name of ['APPROVAL_SIGNING_KEY', 'APPROVAL_SIGNING_KEY_PREVIOUS'] as const) {
-      const key = v[name];
-      if (key !== undefined && PUBLISHED_SIGNING_KEYS.has(key))
-        problems.push({
-          setting: name,
-          message:
-            'is an example key published with Breakwater: anyone could sign approval links with it. ' +
-            'Generate one, e.g. openssl rand -base64 48',
-        });
-    }
-  }
+  if (runningInAzure) problems.push(...publishedKeyProblems(v));
 
   const control = readControl(env, v, runningInAzure, problems);
   const transport = readEmailTransport(v, problems, require);
@@ -234,39 +225,6 @@ function readControl(
   }
   if (subscriptionId === undefined || resourceGroup === undefined || siteName === undefined) return undefined;
   return { mode, subscriptionId, resourceGroup, siteName };
-}
-
-type Require = <T>(name: SettingName, value: T | undefined, why?: string) => T | undefined;
-
-function readEmailTransport(
-  v: SettingValues,
-  problems: ConfigProblem[],
-  require: Require,
-): EmailTransportConfig | undefined {
-  switch (v.EMAIL_PROVIDER) {
-    case 'smtp': {
-      // A bad value is already a named problem; `require` only adds one when nothing said why.
-      const why = ' when EMAIL_PROVIDER=smtp';
-      const host = require('SMTP_HOST', v.SMTP_HOST, why);
-      const port = require('SMTP_PORT', v.SMTP_PORT, why);
-      const secure = require('SMTP_SECURE', v.SMTP_SECURE, why);
-      if (host === undefined || port === undefined || secure === undefined) return undefined;
-      return { provider: 'smtp', host, port, secure };
-    }
-    case 'acs':
-      if (v.ACS_ENDPOINT === undefined && v.ACS_CONNECTION_STRING === undefined) {
-        problems.push({
-          setting: 'ACS_ENDPOINT',
-          message: 'or ACS_CONNECTION_STRING is required when EMAIL_PROVIDER=acs',
-        });
-        return undefined;
-      }
-      return { provider: 'acs', endpoint: v.ACS_ENDPOINT, connectionString: v.ACS_CONNECTION_STRING };
-    case 'log':
-      return { provider: 'log' };
-    default:
-      return undefined;
-  }
 }
 
 function must<T>(value: T | undefined): T {
