@@ -1,3 +1,4 @@
+import { readableTrips } from '../src/breaker/breakerStore';
 import type { BreakwaterWorld } from '../test/e2e/model/breakwaterWorld';
 import type { ScenarioTick, TimelineEntry } from '../test/e2e/model/scenario';
 import { describeEntry, formatStatus, stamp } from './describe';
@@ -58,7 +59,7 @@ export function makeLiveView(options: LiveViewOptions): LiveView {
 
     const tripped = tick.entries.some((e) => e.what === 'breaker OPEN');
     const failuresAtTrip = tripped
-      ? (await world.runtime.breakerStore.history(1))[0]?.failuresInWindow
+      ? readableTrips(await world.runtime.breakerStore.history(1))[0]?.failuresInWindow
       : undefined;
     for (const entry of tick.entries) {
       const line = describeEntry(entry, {

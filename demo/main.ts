@@ -1,3 +1,4 @@
+import { readableTrips } from '../src/breaker/breakerStore';
 import { BreakwaterWorld, FUNCTION_KEY } from '../test/e2e/model/breakwaterWorld';
 import { keyOf, runScenario } from '../test/e2e/model/scenario';
 import type { DemoOptions } from './args';
@@ -109,7 +110,8 @@ export async function runDemo(
       report.timeline.filter((t) => t.second > 0 || t.what !== 'breaker CLOSED'),
     ))
       print(line);
-    for (const line of formatTrips(await world.runtime.breakerStore.history(20), startMs)) print(`  ${line}`);
+    for (const line of formatTrips(readableTrips(await world.runtime.breakerStore.history(20)), startMs))
+      print(`  ${line}`);
     return { summary, exitCode: exitCodeOf(summary) };
   } finally {
     await world.close();

@@ -3,7 +3,7 @@ import * as df from 'durable-functions';
 
 import { breakerInstanceId } from '../breaker/orchestrationIds';
 import { parseBreakerStatus } from '../orchestration/breakerStatus';
-import { findInstance } from '../orchestration/instanceStatus';
+import { findInstance, isLive } from '../orchestration/instanceStatus';
 import { raiseApproval } from '../orchestration/raiseApproval';
 import { startBreakerOrchestration } from '../orchestration/startBreakerOrchestration';
 import type { OrchestrationControl, OrchestrationControlFactory } from './orchestrationControl';
@@ -33,6 +33,14 @@ export function durableOrchestrationControl(functionName: string): Orchestration
           ok: false,
           refusal: result.reason === 'already-approved' ? 'already-approved' : 'not-waiting',
         };
+      },
+      async end(tripId, reason) {
+        const instanceId = breakerInstanceId(tripId);
+        const status = await findInstance(client, instanceId);
+        if (!status || !isLive(status)) return false;
+        // The client answers 410 (finished meanwhile) by resolving; the reason goes into a query string.
+        await client.terminate(instanceId, encodeURIComponent(reason));
+        return true;
       },
       async start(tripId) {
         const result = await startBreakerOrchestration(client, {

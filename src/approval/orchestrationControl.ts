@@ -25,6 +25,11 @@ export interface OrchestrationControl {
     tripId: string,
     approvedBy: string,
   ): Promise<{ ok: true } | { ok: false; refusal: 'already-approved' | 'not-waiting' }>;
+  /**
+   * Ends the trip's orchestration if it still runs (a forced reset supersedes it). True when one was
+   * ended, false when there was none or it had finished.
+   */
+  end(tripId: string, reason: string): Promise<boolean>;
   /** Starts the orchestration for a trip (idempotently), as the processing trigger does when it trips. */
   start(tripId: string): Promise<{ instanceId: string; started: boolean }>;
 }

@@ -1,4 +1,9 @@
-import type { BreakerState, BreakerStore, TripRecord } from '../breaker/breakerStore';
+import {
+  type BreakerState,
+  type BreakerStore,
+  readableTrips,
+  type TripRecord,
+} from '../breaker/breakerStore';
 import type { OrchestrationControl, OrchestrationView } from './orchestrationControl';
 
 /** Everything the approval page shows and judges about one trip, read without changing anything. */
@@ -35,7 +40,8 @@ export async function readTripSituation(
   ]);
   return {
     state,
-    trip: history.find((t) => t.tripId === tripId),
+    // Unreadable records of other trips are skipped, never a reason to refuse this one.
+    trip: readableTrips(history).find((t) => t.tripId === tripId),
     failuresInWindow: buckets.reduce((sum, b) => sum + b.failures, 0),
     deadLetters,
     orchestration,

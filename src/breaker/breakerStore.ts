@@ -39,6 +39,25 @@ export interface TripRecord {
   readonly closedAt?: number;
 }
 
+/**
+ * A stored trip record that does not read as one (not JSON, a timestamp out of range, a missing
+ * field). Shown as unreadable; it never blocks the read paths or the current trip.
+ */
+export interface UnreadableTrip {
+  /** Why it does not read, for the status page (bounded). */
+  readonly unreadable: string;
+  /** The trip id, when the record still names one. */
+  readonly tripId: string | undefined;
+}
+
+/** What the history holds: readable trips and the records that are not. */
+export type TripEntry = TripRecord | UnreadableTrip;
+
+export const isReadableTrip = (entry: TripEntry): entry is TripRecord => !('unreadable' in entry);
+
+/** The readable trips of a history, in order. */
+export const readableTrips = (entries: readonly TripEntry[]): TripRecord[] => entries.filter(isReadableTrip);
+
 export interface WindowBucket {
   /** Bucket start time. */
   readonly start: number;
@@ -70,8 +89,8 @@ export interface BreakerStore {
   resetWindow(): Promise<void>;
   /** Failures per bucket over the window ending at `now` (oldest first), for the dashboard. */
   windowBuckets(now: number): Promise<readonly WindowBucket[]>;
-  /** Most recent trips first, bounded. */
-  history(limit: number): Promise<readonly TripRecord[]>;
+  /** Most recent trips first, bounded; a record that does not parse comes back as UnreadableTrip. */
+  history(limit: number): Promise<readonly TripEntry[]>;
   /** Adds approval/resume/close facts to a trip's record. */
   updateTrip(tripId: string, patch: Partial<Omit<TripRecord, 'tripId'>>): Promise<void>;
   close(): Promise<void>;

@@ -1,5 +1,5 @@
 import { BreakerStoreCorruptError } from './breakerErrors';
-import type { BreakerState, BreakerStateName, TripRecord } from './breakerStore';
+import type { BreakerState, BreakerStateName } from './breakerStore';
 
 const stateNames: ReadonlySet<string> = new Set<BreakerStateName>(['CLOSED', 'OPEN', 'HALF_OPEN']);
 
@@ -18,31 +18,12 @@ export function parseStoredState(raw: { state: unknown; tripId: unknown; since: 
     );
   }
   const since = Number(raw.since ?? 0);
-  if (!Number.isFinite(since)) {
+  // Beyond what a Date holds, every reader that shows the time would throw.
+  if (!Number.isFinite(since) || Math.abs(since) > 8.64e15) {
     throw new BreakerStoreCorruptError(
       `stored breaker "since" is not a number: ${JSON.stringify(raw.since)}`,
     );
   }
   const tripId = typeof raw.tripId === 'string' && raw.tripId !== '' ? raw.tripId : undefined;
   return { state: raw.state, tripId, since };
-}
-
-/** Parses one stored trip record (JSON), checking the fields every reader relies on. */
-export function parseTripRecord(json: string): TripRecord {
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch {
-    throw new BreakerStoreCorruptError(`stored trip record is not JSON: ${json.slice(0, 80)}`);
-  }
-  if (
-    typeof value !== 'object' ||
-    value === null ||
-    typeof (value as Record<string, unknown>).tripId !== 'string' ||
-    typeof (value as Record<string, unknown>).openedAt !== 'number' ||
-    !Array.isArray((value as Record<string, unknown>).sample)
-  ) {
-    throw new BreakerStoreCorruptError(`stored trip record has the wrong shape: ${json.slice(0, 80)}`);
-  }
-  return value as TripRecord;
 }

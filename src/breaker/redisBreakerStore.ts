@@ -14,7 +14,8 @@ import type {
 } from './breakerStore';
 import { sampleOf } from './failureSample';
 import { newTripId as defaultNewTripId } from './newTripId';
-import { isStateName, parseStoredState, parseTripRecord } from './parseStoredState';
+import { isStateName, parseStoredState } from './parseStoredState';
+import { parseTripForUpdate, parseTripRecord, tripIdOf } from './parseTripRecord';
 import { whenReady } from './redisClient';
 import { openManuallyScript, recordScript, replaceTripScript, transitionScript } from './redisScripts';
 
@@ -146,7 +147,7 @@ export function makeRedisBreakerStore(deps: RedisBreakerStoreDeps): BreakerStore
     history: (limit: number) =>
       run(async () => {
         const items = await redis.lrange(keys.trips, 0, Math.max(0, limit - 1));
-        return limit <= 0 ? [] : items.map(parseTripRecord);
+        return limit <= 0 ? [] : items.map((json) => parseTripRecord(json));
       }),
 
     updateTrip: (tripId: string, patch: Partial<Omit<TripRecord, 'tripId'>>) =>
@@ -154,9 +155,9 @@ export function makeRedisBreakerStore(deps: RedisBreakerStoreDeps): BreakerStore
         // Read, merge, compare-and-set; a concurrent change makes the set miss and the loop re-read.
         for (let attempt = 0; attempt < 5; attempt++) {
           const items = await redis.lrange(keys.trips, 0, -1);
-          const old = items.find((json) => parseTripRecord(json).tripId === tripId);
+          const old = items.find((json) => tripIdOf(parseTripRecord(json)) === tripId);
           if (old === undefined) return;
-          const merged = JSON.stringify({ ...parseTripRecord(old), ...patch, tripId });
+          const merged = JSON.stringify({ ...parseTripForUpdate(old), ...patch, tripId });
           if ((await redis.breakwaterReplaceTrip(keys.trips, old, merged)) === 1) return;
         }
         throw new BreakerStoreCorruptError(`trip ${tripId} kept changing while it was updated`);

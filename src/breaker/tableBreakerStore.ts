@@ -12,12 +12,14 @@ import type {
   BreakerStore,
   RecordResult,
   TripCause,
+  TripEntry,
   TripRecord,
   WindowBucket,
 } from './breakerStore';
 import { sampleOf } from './failureSample';
 import { newTripId as defaultNewTripId } from './newTripId';
-import { parseStoredState, parseTripRecord } from './parseStoredState';
+import { parseStoredState } from './parseStoredState';
+import { parseTripForUpdate, parseTripRecord } from './parseTripRecord';
 import {
   BUCKET_ROWS_START,
   bucketRow,
@@ -350,14 +352,15 @@ export function makeTableBreakerStore(deps: TableBreakerStoreDeps): TableBreaker
 
     history: (limit) =>
       serial(async () => {
-        const out: TripRecord[] = [];
+        const out: TripEntry[] = [];
         if (limit <= 0) return out;
         const filter = odata`PartitionKey eq ${pk} and RowKey ge ${TRIP_ROWS_START} and RowKey lt ${TRIP_ROWS_END}`;
-        for await (const e of table.listEntities<{ record?: unknown }>({
+        for await (const e of table.listEntities<{ record?: unknown; tripId?: unknown }>({
           queryOptions: { filter },
           ...opts(),
         })) {
-          out.push(parseTripRecord(typeof e.record === 'string' ? e.record : ''));
+          const knownTripId = typeof e.tripId === 'string' ? e.tripId : undefined;
+          out.push(parseTripRecord(typeof e.record === 'string' ? e.record : '', knownTripId));
           if (out.length >= limit) break;
         }
         return out;
@@ -375,7 +378,7 @@ export function makeTableBreakerStore(deps: TableBreakerStoreDeps): TableBreaker
             found = e;
           if (found === undefined) return;
           const merged = {
-            ...parseTripRecord(typeof found.record === 'string' ? found.record : ''),
+            ...parseTripForUpdate(typeof found.record === 'string' ? found.record : ''),
             ...patch,
             tripId,
           };

@@ -6,6 +6,7 @@ import type { OperatorDeps } from '../operator/operatorDeps';
 import { queueDeadLetterCount } from '../operator/queueDeadLetterCount';
 import { blobDeadLetterArchive } from '../redrive/deadLetterArchive';
 import { queueRedriveDeferral } from '../redrive/redriveDeferral';
+import { queueRedriveRefusal } from '../redrive/redriveRefusal';
 import type { RedriveDeps } from '../redrive/redriveHandler';
 import { lazyCredential } from './notifyAndControl';
 import { getRuntime, type Runtime } from './runtime';
@@ -61,9 +62,12 @@ export function createOperatorRuntime(runtime: Runtime): OperatorRuntime {
       storeHealth: () => runtime.breaker.health(),
     },
     redrive: {
+      functionName,
       store: breakerStore,
       archive: blobDeadLetterArchive(storage.container(config.processing.deadLetterContainer)),
       defer: queueRedriveDeferral(deadLetterQueue),
+      // The name the Functions host gives the queue trigger's poison queue.
+      refuse: queueRedriveRefusal(storage.queue(`${config.processing.deadLetterQueue}-poison`)),
       sink: runtime.sink,
       retry: {
         maxAttempts: config.processing.maxAttempts,

@@ -51,10 +51,16 @@ export function createActivityDeps(runtime: Runtime): BreakerActivityDeps {
 }
 
 export function createWatchdogDeps(runtime: Runtime): WatchdogDeps {
+  const { config } = runtime;
+  const { triggerSwitch, emailSender } = makeNotifyAndControl(config, {
+    ...runtime.notifyAndControl,
+    getCredential: runtime.getCredential,
+  });
   return {
     store: runtime.breakerStore,
     clock: runtime.clock,
-    functionName: runtime.config.functionName,
+    functionName: config.functionName,
     graceMs: WATCHDOG_GRACE_MS,
+    repair: { triggerSwitch, email: emailSender, approvers: config.email.approvers },
   };
 }

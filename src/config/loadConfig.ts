@@ -1,16 +1,19 @@
 import {
   type AppConfig,
   type ControlConfig,
-  type EmailTransportConfig,
   GUARDED_FUNCTION_NAME,
   type StorageConnection,
 } from './appConfig';
 import { ConfigError, type ConfigProblem } from './configError';
+import { publishedKeyProblems } from './publishedKeys';
+import { readEmailTransport } from './readEmailTransport';
 import { hostSettingNames, type SettingName, settings } from './settings';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
-type SettingValues = { [K in SettingName]: ReturnType<(typeof settings)[K]['schema']['parse']> | undefined };
+export type SettingValues = {
+  [K in SettingName]: ReturnType<(typeof settings)[K]['schema']['parse']> | undefined;
+};
 
 /**
  * Reads every setting once, validates it and returns a frozen config.
@@ -97,8 +100,10 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
     });
   }
 
+  if (runningInAzure) problems.push(...publishedKeyProblems(v));
+
   const control = readControl(env, v, runningInAzure, problems);
-  const transport = readEmailTransport(v, problems);
+  const transport = readEmailTransport(v, problems, require);
   const signingKey = require('APPROVAL_SIGNING_KEY', v.APPROVAL_SIGNING_KEY);
   const publicBaseUrl =
     v.PUBLIC_BASE_URL ??
@@ -220,31 +225,6 @@ function readControl(
   }
   if (subscriptionId === undefined || resourceGroup === undefined || siteName === undefined) return undefined;
   return { mode, subscriptionId, resourceGroup, siteName };
-}
-
-function readEmailTransport(v: SettingValues, problems: ConfigProblem[]): EmailTransportConfig | undefined {
-  switch (v.EMAIL_PROVIDER) {
-    case 'smtp':
-      return {
-        provider: 'smtp',
-        host: must(v.SMTP_HOST),
-        port: must(v.SMTP_PORT),
-        secure: must(v.SMTP_SECURE),
-      };
-    case 'acs':
-      if (v.ACS_ENDPOINT === undefined && v.ACS_CONNECTION_STRING === undefined) {
-        problems.push({
-          setting: 'ACS_ENDPOINT',
-          message: 'or ACS_CONNECTION_STRING is required when EMAIL_PROVIDER=acs',
-        });
-        return undefined;
-      }
-      return { provider: 'acs', endpoint: v.ACS_ENDPOINT, connectionString: v.ACS_CONNECTION_STRING };
-    case 'log':
-      return { provider: 'log' };
-    default:
-      return undefined;
-  }
 }
 
 function must<T>(value: T | undefined): T {

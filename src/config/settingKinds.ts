@@ -25,14 +25,14 @@ export function text(options: Options & { minLength?: number; pattern?: RegExp; 
   return spec(options, options.expects ?? 'a non-empty text', schema);
 }
 
-export function integer(options: Options & { min: number; max: number }) {
+export function integer(options: Options & { min: number; max: number; expects?: string }) {
   const schema = z
     .string()
     .trim()
     .regex(/^-?\d+$/)
     .transform(Number)
     .pipe(z.number().int().min(options.min).max(options.max));
-  return spec(options, `a whole number from ${options.min} to ${options.max}`, schema);
+  return spec(options, options.expects ?? `a whole number from ${options.min} to ${options.max}`, schema);
 }
 
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T, options: Options) {
@@ -58,9 +58,23 @@ export function httpUrl(options: Options) {
   const schema = z
     .string()
     .trim()
+    // Links are built by appending a path: a query or fragment would swallow it.
+    .refine((v) => !/[?#]/.test(v))
     .pipe(z.url({ protocol: /^https?$/ }))
     .transform((v) => v.replace(/\/+$/, ''));
-  return spec(options, 'an http(s) URL', schema);
+  return spec(options, 'an http(s) URL without query or fragment', schema);
+}
+
+/**
+ * One plain address (no display name, no list, no control characters): it becomes a mail header.
+ * Looser than z.email() on the domain, so a local `breakwater@localhost` still passes.
+ */
+export function emailAddress(options: Options) {
+  const schema = z
+    .string()
+    .trim()
+    .regex(/^[^\s@<>,;:"()[\]\\]+@[^\s@<>,;:"()[\]\\]+$/);
+  return spec(options, 'one email address, without a display name', schema);
 }
 
 export function emailList(options: Options) {

@@ -1,4 +1,4 @@
-import { boolean, emailList, httpUrl, integer, oneOf, text } from './settingKinds';
+import { boolean, emailAddress, emailList, httpUrl, integer, oneOf, text } from './settingKinds';
 
 /**
  * Every app setting Breakwater reads: the one source of truth for names, defaults and meaning.
@@ -44,11 +44,15 @@ export const settings = {
   BATCH_DEADLINE_MS: integer({
     description:
       'Time budget of one invocation for sink attempts; events not settled by then count as failed. ' +
-      'Keep well under host.json functionTimeout so dead letters are written before the host gives up.',
+      "At most host.json's functionTimeout (10 min) less 1 min, so dead letters are written before the host gives up.",
     default: '120000',
     example: '120000',
     min: 1_000,
-    max: 3_600_000,
+    // host.json functionTimeout 00:10:00 less one minute for the store round trip and dead letters;
+    // a test keeps the two in step.
+    max: 540_000,
+    expects:
+      "a whole number from 1000 to 540000 (host.json's functionTimeout of 10 min, less 1 min to dead-letter)",
   }),
   TRIGGER_RETRY_MAX_COUNT: integer({
     description:
@@ -187,7 +191,7 @@ export const settings = {
     default: 'log',
     example: 'smtp',
   }),
-  EMAIL_SENDER: text({
+  EMAIL_SENDER: emailAddress({
     description: 'From address of breaker emails (an ACS verified sender in Azure).',
     default: 'breakwater@localhost',
     example: 'DoNotReply@example.com',

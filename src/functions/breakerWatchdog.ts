@@ -3,13 +3,16 @@ import * as df from 'durable-functions';
 
 import { createWatchdogDeps } from '../composition/orchestrationRuntime';
 import { getRuntime } from '../composition/runtime';
+import type { WatchdogDeps } from '../orchestration/runWatchdog';
 import { makeWatchdogHandler } from '../orchestration/watchdogHandler';
 
 const runtime = getRuntime();
+// Built on the first tick (not at load), then kept: the trigger switch and email sender hold clients.
+let deps: WatchdogDeps | undefined;
 
-/** Every minute: an OPEN (or HALF_OPEN) trip without a live orchestration gets one. */
+/** Every minute: an OPEN (or HALF_OPEN) trip without a live orchestration gets one; CLOSED+disabled is repaired. */
 app.timer('BreakerWatchdog', {
   schedule: '0 * * * * *',
   extraInputs: [df.input.durableClient()],
-  handler: makeWatchdogHandler(() => createWatchdogDeps(runtime)),
+  handler: makeWatchdogHandler(() => (deps ??= createWatchdogDeps(runtime))),
 });

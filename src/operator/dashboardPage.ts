@@ -3,7 +3,7 @@ import type { HttpResponseInit } from '@azure/functions';
 import { formatCount, formatDuration, formatTime } from '../approval/formatting';
 import { html, type SafeHtml } from '../approval/html';
 import { htmlPage } from '../approval/pageResponse';
-import type { TripRecord } from '../breaker/breakerStore';
+import { isReadableTrip, readableTrips, type TripEntry } from '../breaker/breakerStore';
 import { failureChart } from './failureChart';
 import type { OperatorPolicy } from './operatorDeps';
 import type { OperatorStatus } from './operatorStatus';
@@ -55,7 +55,7 @@ export function dashboardPage(s: OperatorStatus, policy: OperatorPolicy): HttpRe
     </section>
     <section class="card">
       <h2>Last hour</h2>
-      ${s.trips === null ? html`<p class="muted">unavailable</p>` : tripTimeline(s.trips, s.at)}
+      ${s.trips === null ? html`<p class="muted">unavailable</p>` : tripTimeline(readableTrips(s.trips), s.at)}
       <p>
         <small
           ><span style="color:#c62828">■</span> open <span style="color:#ef6c00">■</span> probation
@@ -71,7 +71,7 @@ export function dashboardPage(s: OperatorStatus, policy: OperatorPolicy): HttpRe
   return htmlPage(200, 'Breakwater circuit breaker', body, { refreshSeconds: REFRESH_SECONDS });
 }
 
-function tripTable(trips: readonly TripRecord[], now: number): SafeHtml {
+function tripTable(trips: readonly TripEntry[], now: number): SafeHtml {
   return html`<table id="trips" class="stack">
     <thead>
       <tr>
@@ -83,23 +83,30 @@ function tripTable(trips: readonly TripRecord[], now: number): SafeHtml {
       </tr>
     </thead>
     <tbody>
-      ${trips.map(
-        (t) =>
-          html`<tr>
-            <td>
-              ${formatTime(t.openedAt)}<br /><small><code>${t.tripId}</code></small>
-            </td>
-            <td data-label="Cause">
-              ${t.cause}${t.reason === undefined ? '' : html`<br /><small>${t.reason}</small>`}
-            </td>
-            <td data-label="Approved by">${t.approvedBy ?? '—'}</td>
-            <td data-label="Waited for approval">
-              ${t.approvedAt === undefined ? '—' : formatDuration(t.approvedAt - t.openedAt)}
-            </td>
-            <td data-label="Duration">
-              ${formatDuration((t.closedAt ?? now) - t.openedAt)}${t.closedAt === undefined ? ' (ongoing)' : ''}
-            </td>
-          </tr>`,
+      ${trips.map((t) =>
+        !isReadableTrip(t)
+          ? html`<tr>
+              <td colspan="5">
+                unreadable record${t.tripId === undefined ? '' : html` <code>${t.tripId}</code>`}<br /><small
+                  >${t.unreadable}</small
+                >
+              </td>
+            </tr>`
+          : html`<tr>
+              <td>
+                ${formatTime(t.openedAt)}<br /><small><code>${t.tripId}</code></small>
+              </td>
+              <td data-label="Cause">
+                ${t.cause}${t.reason === undefined ? '' : html`<br /><small>${t.reason}</small>`}
+              </td>
+              <td data-label="Approved by">${t.approvedBy ?? '—'}</td>
+              <td data-label="Waited for approval">
+                ${t.approvedAt === undefined ? '—' : formatDuration(t.approvedAt - t.openedAt)}
+              </td>
+              <td data-label="Duration">
+                ${formatDuration((t.closedAt ?? now) - t.openedAt)}${t.closedAt === undefined ? ' (ongoing)' : ''}
+              </td>
+            </tr>`,
       )}
     </tbody>
   </table>`;

@@ -1,7 +1,7 @@
 import type { InvocationContext } from '@azure/functions';
 
 import type { OrchestrationView } from '../approval/orchestrationControl';
-import type { BreakerState, TripRecord, WindowBucket } from '../breaker/breakerStore';
+import type { BreakerState, TripEntry, WindowBucket } from '../breaker/breakerStore';
 import { ensureError } from '../processing/errors';
 import type { OperatorDeps } from './operatorDeps';
 
@@ -15,7 +15,8 @@ export interface OperatorStatus {
   readonly failuresInWindow: number | null;
   /** The threshold in force now: the probation threshold while HALF_OPEN. */
   readonly activeThreshold: number;
-  readonly trips: readonly TripRecord[] | null;
+  /** Newest first; records that do not parse are UnreadableTrip entries. */
+  readonly trips: readonly TripEntry[] | null;
   readonly triggerDisabled: boolean | null;
   readonly deadLetters: number | null;
   /** Store reachability as seen by this read (G6: an outage is surfaced, not hidden). */

@@ -23,7 +23,10 @@ export const resetBodySchema = z.strictObject({
   force: z.boolean().optional(),
 });
 
-/** `GET /api/breaker/history?limit=`. */
-export const historyQuerySchema = z.strictObject({
+/**
+ * `GET /api/breaker/history?limit=`. Strict about `limit`, which is ours; any other parameter is dropped,
+ * because the Functions host reads the key from `?code=` and links pick up tracking parameters.
+ */
+export const historyQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });

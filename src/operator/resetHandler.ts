@@ -15,7 +15,8 @@ import { resetBodySchema } from './requestSchemas';
  * HALF_OPEN probation, re-enable the trigger, close after a quiet probation). Otherwise it changes
  * nothing and answers 409, unless `force: true`: the break-glass for an OPEN/HALF_OPEN circuit whose
  * orchestration is gone or stuck. Force empties the window first, moves the state to CLOSED (compare-
- * and-set on the trip id), enables the trigger and records who did it; no probation.
+ * and-set on the trip id), ends the trip's orchestration, enables the trigger and records who did it; no
+ * probation.
  */
 export function makeResetHandler(deps: OperatorDeps): HttpHandler {
   return async (request, context) => {
@@ -80,6 +81,14 @@ async function forceClose(
     return json(503, { error: `breaker store unavailable: ${ensureError(error).message}` });
   }
   context.warn(`reset: circuit FORCED closed for trip ${tripId} by ${by}`);
+  // The episode is over: its orchestration must not go on (a pending disable retry, reminders). Its
+  // activities also re-read the store before each ARM write, so a failure here is only logged.
+  await deps
+    .orchestration(context)
+    .end(tripId, 'forced reset through the operator API')
+    .catch((error: unknown) => {
+      context.warn(`reset: could not end the orchestration of trip ${tripId}: ${ensureError(error).message}`);
+    });
   await deps.store
     .updateTrip(tripId, { closedAt: now, approvedBy: `${by} (forced reset)` })
     .catch(() => undefined);

@@ -1,4 +1,4 @@
-import type { TripRecord } from '../breaker/breakerStore';
+import { isReadableTrip, type TripEntry, type TripRecord } from '../breaker/breakerStore';
 
 /** A trip record for JSON: ISO times and the durations an operator asks about. */
 export interface TripView {
@@ -18,9 +18,20 @@ export interface TripView {
   readonly sample: TripRecord['sample'];
 }
 
+/** A stored record that does not read: what is known of it, and why. */
+export interface UnreadableTripView {
+  readonly tripId: string | null;
+  readonly unreadable: string;
+}
+
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 
-export function toTripView(trip: TripRecord, now: number): TripView {
+export function toTripView(entry: TripEntry, now: number): TripView | UnreadableTripView {
+  if (!isReadableTrip(entry)) return { tripId: entry.tripId ?? null, unreadable: entry.unreadable };
+  return readableTripView(entry, now);
+}
+
+function readableTripView(trip: TripRecord, now: number): TripView {
   return {
     tripId: trip.tripId,
     cause: trip.cause,

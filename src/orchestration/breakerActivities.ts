@@ -1,4 +1,10 @@
-import type { BreakerState, BreakerStateName, BreakerStore, TripRecord } from '../breaker/breakerStore';
+import {
+  type BreakerState,
+  type BreakerStateName,
+  type BreakerStore,
+  readableTrips,
+  type TripRecord,
+} from '../breaker/breakerStore';
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import { setDisabledWithOutcome } from '../control/triggerSwitchOutcome';
 import type { EmailSender } from '../notify/emailSender';
@@ -37,6 +43,15 @@ export interface StoreSnapshot {
   readonly tripId: string | undefined;
   readonly failuresInWindow: number;
 }
+
+/** An ARM write the activity did not make: the store no longer stands where the episode expects. */
+export interface SkippedWrite {
+  readonly skipped: string;
+}
+
+export type GuardedControl = ControlOutcome | SkippedWrite;
+
+export const isSkippedWrite = (value: GuardedControl): value is SkippedWrite => 'skipped' in value;
 
 export interface TransitionInput {
   readonly from: BreakerStateName;
@@ -77,9 +92,20 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
       };
     },
 
-    disableTrigger: (functionName: string) => setTrigger(functionName, true),
+    /**
+     * Disables only while the store is OPEN for this very trip, read right before the write (and again
+     * on every retry): a forced reset while a disable was being retried must not be undone by it.
+     */
+    async disableTrigger(functionName: string, tripId: string): Promise<GuardedControl> {
+      const current = await deps.store.getState();
+      if (!isAt(current, 'OPEN', tripId)) return { skipped: describe(current) };
+      return setTrigger(functionName, true);
+    },
 
-    async enableTrigger(functionName: string, tripId: string, logger: Logger): Promise<ControlOutcome> {
+    /** Never enables while the store is OPEN: that trip's orchestration holds the trigger off. */
+    async enableTrigger(functionName: string, tripId: string, logger: Logger): Promise<GuardedControl> {
+      const current = await deps.store.getState();
+      if (current.state === 'OPEN') return { skipped: describe(current) };
       const outcome = await setTrigger(functionName, false);
       if (outcome.ok) await audit(tripId, { resumedAt: deps.clock.now() }, logger);
       return outcome;
@@ -126,6 +152,9 @@ function tripStatus(current: BreakerState, tripId: string): OpenTripResult['stat
   return current.state === 'HALF_OPEN' ? 'half-open' : 'stale';
 }
 
+const describe = (current: BreakerState) =>
+  `the store is ${current.state} with trip ${current.tripId ?? 'none'}`;
+
 const isAt = (current: BreakerState, state: BreakerStateName, tripId: string) =>
   current.state === state && current.tripId === tripId;
 
@@ -138,7 +167,7 @@ async function findTrip(
   logger: Logger,
 ): Promise<TripRecord | undefined> {
   try {
-    return (await store.history(TRIP_LOOKUP_LIMIT)).find((t) => t.tripId === tripId);
+    return readableTrips(await store.history(TRIP_LOOKUP_LIMIT)).find((t) => t.tripId === tripId);
   } catch (error) {
     logger.warn(`could not read the record of trip ${tripId}: ${ensureError(error).message}`);
     return undefined;

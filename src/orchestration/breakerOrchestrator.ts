@@ -3,9 +3,15 @@ import type { OrchestrationContext, OrchestrationHandler } from 'durable-functio
 
 import { BreakerActivity, type BreakerActivityName } from './activityNames';
 import { awaitApproval, type Steps } from './awaitApproval';
-import type { OpenTripResult, StoreSnapshot, TransitionInput } from './breakerActivities';
+import {
+  type GuardedControl,
+  isSkippedWrite,
+  type OpenTripResult,
+  type StoreSnapshot,
+  type TransitionInput,
+} from './breakerActivities';
 import type { BreakerNotice } from './breakerNotice';
-import type { BreakerOrchestrationInput, BreakerStatus, ControlOutcome } from './breakerStatus';
+import type { BreakerOrchestrationInput, BreakerStatus } from './breakerStatus';
 import type { EpisodeSettings } from './episodeSettings';
 import { parseOrchestrationInput } from './parseOrchestrationInput';
 
@@ -56,9 +62,9 @@ export function makeBreakerOrchestrator(
     const call = (name: BreakerActivityName, activityInput?: unknown) =>
       dfx.callActivityWithRetry(name, retry, activityInput);
 
-    function* control(name: BreakerActivityName, activityInput: unknown): Steps<ControlOutcome> {
+    function* control(name: BreakerActivityName, activityInput: unknown): Steps<GuardedControl> {
       try {
-        return (yield call(name, activityInput)) as ControlOutcome;
+        return (yield call(name, activityInput)) as GuardedControl;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         return {
@@ -86,6 +92,7 @@ export function makeBreakerOrchestrator(
     function* resumeAfterLostStore(approvedBy: string): Steps<BreakerStatus> {
       log('the breaker store has lost this trip: re-enabling on the approval, without probation');
       const enable = yield* control(BreakerActivity.enableTrigger, { functionName, tripId });
+      if (isSkippedWrite(enable)) return supersede(`did not enable the trigger: ${enable.skipped}`);
       publish({
         phase: 'closed',
         enable,
@@ -113,7 +120,9 @@ export function makeBreakerOrchestrator(
 
     if (opened.status === 'open') {
       publish({ phase: 'disabling' });
-      const disable = yield* control(BreakerActivity.disableTrigger, functionName);
+      const disable = yield* control(BreakerActivity.disableTrigger, { functionName, tripId });
+      // Re-read before every ARM write: a forced reset (or a newer trip) ends this episode here.
+      if (isSkippedWrite(disable)) return supersede(`did not disable the trigger: ${disable.skipped}`);
       if (!disable.ok) log(`could not disable the trigger: ${disable.message}`);
       publish({ phase: 'notifying', disable });
       yield* notify({ ...base(), kind: 'tripped', failuresInWindow: input.failuresInWindow, disable });
@@ -163,6 +172,7 @@ export function makeBreakerOrchestrator(
     }
 
     const enable = yield* control(BreakerActivity.enableTrigger, { functionName, tripId });
+    if (isSkippedWrite(enable)) return supersede(`did not enable the trigger: ${enable.skipped}`);
     const approvedBy = status.approvedBy ?? 'unknown';
     publish({ phase: 'probation', enable });
     if (enable.ok) {

@@ -1,3 +1,5 @@
+import { checkPersonName } from '../text/personName';
+
 /**
  * The breaker orchestration's input, custom status and external event: the shapes the trigger,
  * watchdog, approval page and status page share with the orchestrator.
@@ -71,7 +73,9 @@ export function parseApprovalEvent(value: unknown): ApprovalEventData | undefine
   if (typeof value !== 'object' || value === null) return undefined;
   const { tripId, approvedBy } = value as Record<string, unknown>;
   if (typeof tripId !== 'string' || tripId === '') return undefined;
-  return { tripId, approvedBy: typeof approvedBy === 'string' && approvedBy !== '' ? approvedBy : 'unknown' };
+  // Whoever raised the event, the name reaches logs, the audit record and emails: the shared name rule.
+  const name = checkPersonName(typeof approvedBy === 'string' ? approvedBy : undefined);
+  return { tripId, approvedBy: name.ok ? name.name : 'unknown' };
 }
 
 /** Reads the custom status of an instance (from `getStatus`), or undefined when it is not ours. */

@@ -35,7 +35,10 @@ export function registerBreakerOrchestration(
   ) => df.app.activity(name, { handler });
 
   activity(BreakerActivity.openTrip, (input) => acts().openTrip(asString(input, 'tripId')));
-  activity(BreakerActivity.disableTrigger, (input) => acts().disableTrigger(asString(input, 'functionName')));
+  activity(BreakerActivity.disableTrigger, (input) => {
+    const { functionName, tripId } = asRecord(input);
+    return acts().disableTrigger(asString(functionName, 'functionName'), asString(tripId, 'tripId'));
+  });
   activity(BreakerActivity.enableTrigger, (input, context) => {
     const { functionName, tripId } = asRecord(input);
     return acts().enableTrigger(asString(functionName, 'functionName'), asString(tripId, 'tripId'), context);

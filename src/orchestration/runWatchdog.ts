@@ -1,8 +1,11 @@
 import type { DurableClient } from 'durable-functions';
 
 import type { BreakerStore } from '../breaker/breakerStore';
+import { breakerInstanceId } from '../breaker/orchestrationIds';
 import type { Logger } from '../processing/logger';
 import type { Clock } from '../time/clock';
+import { findInstance, isLive } from './instanceStatus';
+import { repairTrigger, type TriggerRepairDeps } from './repairTrigger';
 import { type StartResult, startBreakerOrchestration } from './startBreakerOrchestration';
 
 export interface WatchdogDeps {
@@ -14,21 +17,43 @@ export interface WatchdogDeps {
    * after tripping, and starting it from here at the same moment would race that start.
    */
   readonly graceMs: number;
+  /** Enables a trigger left disabled while CLOSED; without it the watchdog only looks at OPEN trips. */
+  readonly repair?: TriggerRepairDeps;
 }
 
 export type WatchdogResult =
-  | { readonly action: 'none'; readonly reason: 'closed' | 'grace' }
+  | { readonly action: 'none'; readonly reason: 'closed' | 'grace' | 'orchestration-running' }
+  | { readonly action: 'repaired'; readonly tripId: string }
   | { readonly action: 'checked'; readonly result: StartResult };
 
-/** One watchdog tick: an OPEN or HALF_OPEN trip with no live orchestration gets one. */
+/**
+ * One watchdog tick: an OPEN or HALF_OPEN trip with no live orchestration gets one; a CLOSED episode
+ * whose trigger is still disabled gets it enabled. A store that forgot every trip (tripId undefined,
+ * e.g. Redis restarted empty) is left alone: the emailed approval link restarts that trigger (G5).
+ */
 export async function runWatchdog(
   deps: WatchdogDeps,
   client: DurableClient,
   logger: Logger,
 ): Promise<WatchdogResult> {
   const state = await deps.store.getState();
-  if (state.state === 'CLOSED' || state.tripId === undefined) return { action: 'none', reason: 'closed' };
+  if (state.tripId === undefined) return { action: 'none', reason: 'closed' };
+  const closed = state.state === 'CLOSED';
+  if (closed && deps.repair === undefined) return { action: 'none', reason: 'closed' };
   if (deps.clock.now() - state.since < deps.graceMs) return { action: 'none', reason: 'grace' };
+  if (closed && deps.repair) {
+    // A running orchestration re-reads the store before each ARM write and ends by itself.
+    const instance = await findInstance(client, breakerInstanceId(state.tripId));
+    if (instance && isLive(instance)) return { action: 'none', reason: 'orchestration-running' };
+    const repaired = await repairTrigger(
+      deps.repair,
+      deps.functionName,
+      state.tripId,
+      deps.clock.now(),
+      logger,
+    );
+    return repaired ? { action: 'repaired', tripId: state.tripId } : { action: 'none', reason: 'closed' };
+  }
   const result = await startBreakerOrchestration(
     client,
     { tripId: state.tripId, functionName: deps.functionName, failuresInWindow: undefined },

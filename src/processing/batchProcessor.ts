@@ -1,3 +1,4 @@
+import { boundText } from '../text/boundText';
 import type { Clock } from '../time/clock';
 import type { ActivitySink } from './activitySink';
 import type { BreakerGate, BreakerTrippedHandler, FailureSample } from './breakerGate';
@@ -8,6 +9,15 @@ import { CircuitOpenError, DeadLetterWriteError, ensureError, isPoisonEventError
 import { attemptWithRetry, type EventRetryOptions, makeEventRetryPolicy } from './eventRetry';
 import type { Logger } from './logger';
 import { eventKey, type ReceivedEvent } from './receivedEvent';
+
+/**
+ * Bounds of text built from an event (a validation message quotes it; a sink error may too): a dead
+ * letter must always fit its queue message, and a log line must stay one short line.
+ */
+const DEAD_LETTER_MESSAGE_LENGTH = 1_000;
+const ERROR_NAME_LENGTH = 100;
+const SAMPLE_MESSAGE_LENGTH = 200;
+const logText = (text: string) => boundText(text, 300);
 
 export interface BatchProcessorDeps {
   readonly functionName: string;
@@ -124,7 +134,7 @@ export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
       const samples: FailureSample[] = failed.map((o) => ({
         eventKey: eventKey(o.event),
         kind: classifyError(o.error),
-        message: o.error.message,
+        message: boundText(o.error.message, SAMPLE_MESSAGE_LENGTH),
       }));
       const { open, tripId, tripped, failuresInWindow } = await deps.breaker.recordFailures(samples);
       if (tripped && tripId !== undefined) await notifyTripped(context, tripId, failuresInWindow);
@@ -142,10 +152,10 @@ export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
     ];
     await writeDeadLetters(deps, letters, context);
     for (const o of poison)
-      context.logger.warn(`dead-lettered poison event ${eventKey(o.event)}: ${o.error.message}`);
+      context.logger.warn(`dead-lettered poison event ${eventKey(o.event)}: ${logText(o.error.message)}`);
     for (const o of failed) {
       context.logger.warn(
-        `dead-lettered failed event ${eventKey(o.event)} after ${o.attempts} attempt(s): ${o.error.message}`,
+        `dead-lettered failed event ${eventKey(o.event)} after ${o.attempts} attempt(s): ${logText(o.error.message)}`,
       );
     }
     return { processed: outcomes.length - letters.length, deadLettered: letters.length, outcomes };
@@ -161,7 +171,7 @@ async function notifyTripped(context: BatchContext, tripId: string, failuresInWi
     await context.onTripped({ tripId, failuresInWindow });
   } catch (error) {
     context.logger.error(
-      `could not start the breaker orchestration for trip ${tripId}: ${ensureError(error).message}`,
+      `could not start the breaker orchestration for trip ${tripId}: ${logText(ensureError(error).message)}`,
     );
   }
 }
@@ -176,10 +186,11 @@ async function writeDeadLetters(
     await deps.deadLetters.write(letters);
   } catch (error) {
     const cause = ensureError(error);
-    context.logger.error(`dead-letter store failed, holding the batch: ${cause.message}`);
-    throw new DeadLetterWriteError(`could not store ${letters.length} dead letter(s): ${cause.message}`, {
-      cause,
-    });
+    context.logger.error(`dead-letter store failed, holding the batch: ${logText(cause.message)}`);
+    throw new DeadLetterWriteError(
+      `could not store ${letters.length} dead letter(s): ${logText(cause.message)}`,
+      { cause },
+    );
   }
 }
 
@@ -196,7 +207,11 @@ function toDeadLetter(
     event,
     functionName: deps.functionName,
     reason,
-    error: { name: error.name, code: typeof code === 'string' ? code : undefined, message: error.message },
+    error: {
+      name: boundText(error.name, ERROR_NAME_LENGTH),
+      code: typeof code === 'string' ? boundText(code, ERROR_NAME_LENGTH) : undefined,
+      message: boundText(error.message, DEAD_LETTER_MESSAGE_LENGTH),
+    },
     attempts,
     deadLetteredAt: new Date(deps.clock.now()).toISOString(),
     invocationId: context.invocationId,

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { ContainerClient } from '@azure/storage-blob';
 import type { QueueClient } from '@azure/storage-queue';
 
+import { boundText } from '../text/boundText';
 import type { DeadLetter, DeadLetterStore } from './deadLetter';
 
 /** What the dead-letter queue carries: everything needed to find, understand and replay one event. */
@@ -46,15 +47,14 @@ export function makeBlobQueueDeadLetterStore(
       },
     ));
 
-  const writeOne = async (letter: DeadLetter) => {
-    const blobName = deadLetterBlobName(letter);
+  const writeOne = async ({ letter, blobName }: { letter: DeadLetter; blobName: string }) => {
     await container.getBlockBlobClient(blobName).uploadData(letter.event.body, {
       blobHTTPHeaders: { blobContentType: contentTypeOf(letter) },
       metadata: { reason: letter.reason, attempts: String(letter.attempts) },
     });
     let message: DeadLetterMessage = toMessage(letter, blobName, letter.event.properties);
     if (Buffer.byteLength(JSON.stringify(message)) > MAX_MESSAGE_JSON_BYTES) {
-      const propertiesBlobName = `${blobName}.properties.json`;
+      const propertiesBlobName = `${blobName}${PROPERTIES_SUFFIX}`;
       await container
         .getBlockBlobClient(propertiesBlobName)
         .uploadData(Buffer.from(JSON.stringify(letter.event.properties)), {
@@ -71,8 +71,9 @@ export function makeBlobQueueDeadLetterStore(
   return {
     async write(letters) {
       await ensureReady();
-      for (let i = 0; i < letters.length; i += PARALLEL_WRITES) {
-        const results = await Promise.allSettled(letters.slice(i, i + PARALLEL_WRITES).map(writeOne));
+      const named = withBlobNames(letters);
+      for (let i = 0; i < named.length; i += PARALLEL_WRITES) {
+        const results = await Promise.allSettled(named.slice(i, i + PARALLEL_WRITES).map(writeOne));
         const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
         if (failure) throw failure.reason;
       }
@@ -80,13 +81,42 @@ export function makeBlobQueueDeadLetterStore(
   };
 }
 
+/**
+ * Each letter's blob name. Two events of one batch with the same partition and sequence number (faulty
+ * metadata) must not overwrite each other's body: the later ones get their batch position as a suffix,
+ * which a re-run of the same batch repeats, so re-runs still overwrite rather than add.
+ */
+function withBlobNames(letters: readonly DeadLetter[]): { letter: DeadLetter; blobName: string }[] {
+  const used = new Set<string>();
+  return letters.map((letter) => {
+    let blobName = deadLetterBlobName(letter);
+    if (used.has(blobName)) blobName = `${blobName}${DUPLICATE_MARK}${letter.event.index}`;
+    used.add(blobName);
+    return { letter, blobName };
+  });
+}
+
+/** The body blob of the event at this partition and sequence number (the redrive checks names against it). */
+export function canonicalBlobName(functionName: string, partitionId: string, sequenceNumber: number): string {
+  return `${functionName}/p${partitionId}/${String(sequenceNumber).padStart(16, '0')}`;
+}
+
+/** Prefix of the blobs of dead letters that came without partition and sequence number. */
+export const unknownBlobPrefix = (functionName: string) => `${functionName}/unknown/`;
+
+/** Separates a duplicate's batch position from the canonical blob name. */
+export const DUPLICATE_MARK = '.dup';
+
+/** Suffix of the blob that holds properties too large for the queue message. */
+export const PROPERTIES_SUFFIX = '.properties.json';
+
 export function deadLetterBlobName(letter: DeadLetter): string {
   const { partitionId, sequenceNumber } = letter.event;
   if (partitionId !== undefined && sequenceNumber !== undefined) {
-    return `${letter.functionName}/p${partitionId}/${String(sequenceNumber).padStart(16, '0')}`;
+    return canonicalBlobName(letter.functionName, partitionId, sequenceNumber);
   }
   // Without metadata there is no stable identity: a unique name, so nothing is overwritten.
-  return `${letter.functionName}/unknown/${letter.deadLetteredAt}-${randomUUID()}`;
+  return `${unknownBlobPrefix(letter.functionName)}${letter.deadLetteredAt}-${randomUUID()}`;
 }
 
 function toMessage(
@@ -106,14 +136,23 @@ function toMessage(
     enqueuedTimeUtc: e.enqueuedTimeUtc ?? null,
     ...(properties === undefined ? {} : { properties }),
     reason: letter.reason,
-    error: letter.error,
+    // Bounded here too: whatever built the error, the message must fit the queue's 64 KiB.
+    error: {
+      name: boundText(letter.error.name, 100),
+      code: letter.error.code === undefined ? undefined : boundText(letter.error.code, 100),
+      message: boundText(letter.error.message, 1_000),
+    },
     attempts: letter.attempts,
     deadLetteredAt: letter.deadLetteredAt,
     invocationId: letter.invocationId,
   };
 }
 
+/** A media type and its parameters, printable ASCII only: the value goes into an HTTP header. */
+const CONTENT_TYPE = /^[\w.+-]{1,64}\/[\w.+-]{1,64}(\s*;[\x20-\x7e]{0,120})?$/;
+
+/** The producer's content type when it is a plausible media type; anything else could fail the upload. */
 function contentTypeOf(letter: DeadLetter): string {
   const value = letter.event.systemProperties.contentType ?? letter.event.properties.contentType;
-  return typeof value === 'string' && value.length > 0 ? value : 'application/octet-stream';
+  return typeof value === 'string' && CONTENT_TYPE.test(value) ? value : 'application/octet-stream';
 }

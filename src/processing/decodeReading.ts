@@ -1,7 +1,10 @@
+import { boundText } from '../text/boundText';
 import { PoisonEventError } from './errors';
 import { type SensorReading, sensorReadingSchema } from './sensorReading';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** Longest quote of the event one problem may carry into an error message. */
+const ISSUE_LENGTH = 200;
 
 /** Decodes and validates one event body. Throws PoisonEventError saying exactly what is wrong. */
 export function decodeReading(body: Buffer): SensorReading {
@@ -16,13 +19,15 @@ export function decodeReading(body: Buffer): SensorReading {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new PoisonEventError(`body is not JSON: ${(error as Error).message}`);
+    // V8 quotes the body in its message: bounded, like every text built from the event.
+    throw new PoisonEventError(`body is not JSON: ${boundText((error as Error).message, ISSUE_LENGTH)}`);
   }
   const parsed = sensorReadingSchema.safeParse(json);
   if (!parsed.success) {
     const details = parsed.error.issues
       .slice(0, 5)
-      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+      // Issues quote the event (an unknown key in full): each is bounded and stripped of control characters.
+      .map((issue) => boundText(`${issue.path.join('.') || '(root)'}: ${issue.message}`, ISSUE_LENGTH))
       .join('; ');
     throw new PoisonEventError(`body is not a sensor reading: ${details}`);
   }

@@ -7,15 +7,22 @@ import { decodeReading } from '../processing/decodeReading';
 import { ensureError, isPoisonEventError } from '../processing/errors';
 import { attemptWithRetry, type EventRetryOptions, makeEventRetryPolicy } from '../processing/eventRetry';
 import type { ReceivedEvent } from '../processing/receivedEvent';
+import { boundText } from '../text/boundText';
 import type { Clock } from '../time/clock';
+import { blobNameProblem } from './blobNameProblem';
 import type { DeadLetterArchive } from './deadLetterArchive';
 import { parseDeadLetterMessage } from './deadLetterMessageSchema';
 import type { RedriveDeferral } from './redriveDeferral';
+import type { RedriveRefusal } from './redriveRefusal';
 
 export interface RedriveDeps {
+  /** The guarded function: only its dead letters, under its blob prefix, are redriven. */
+  readonly functionName: string;
   readonly store: Pick<BreakerStore, 'getState'>;
   readonly archive: DeadLetterArchive;
   readonly defer: RedriveDeferral;
+  /** Where a message naming blobs that are not its own goes, untouched. */
+  readonly refuse: RedriveRefusal;
   readonly sink: ActivitySink;
   readonly retry: EventRetryOptions;
   /** Time budget for the sink attempts of one dead letter. */
@@ -33,7 +40,7 @@ export class RedriveFailedError extends Error {
 
 export const isRedriveFailedError = (e: unknown): e is RedriveFailedError => e instanceof RedriveFailedError;
 
-export type RedriveOutcome = 'redriven' | 'already-redriven' | 'deferred' | 'parked';
+export type RedriveOutcome = 'redriven' | 'already-redriven' | 'deferred' | 'parked' | 'refused';
 
 /**
  * Re-processes one dead letter: body from the blob, decode, sink write under the per-event retry
@@ -48,11 +55,19 @@ export type RedriveOutcome = 'redriven' | 'already-redriven' | 'deferred' | 'par
  * A dead letter that can never succeed (invalid body, rejected by the sink as invalid) is parked, not retried forever:
  * its message is saved beside the body blob and the queue message completes. Nothing is lost and the
  * queue does not loop; an operator re-queues the parked record after a fix (see docs/operator.md).
- * A queue message that is not a dead letter at all throws and ends in the poison queue.
+ * A queue message that is not a dead letter at all throws and ends in the poison queue. One whose blob
+ * names are not the ones the store wrote for it (another letter's body, a `../` path) goes to the
+ * poison queue at once with the reason, and no blob is read, written or deleted.
  */
 export function makeRedriveHandler(deps: RedriveDeps): StorageQueueHandler {
   const policy = makeEventRetryPolicy(deps.retry);
   const redrive = async (message: DeadLetterMessage, context: InvocationContext): Promise<RedriveOutcome> => {
+    const problem = blobNameProblem(message, deps.functionName);
+    if (problem !== undefined) {
+      await deps.refuse(message, `not redriven: ${problem}`, deps.clock.now());
+      context.warn(`dead letter refused, moved to the poison queue untouched: ${problem}`);
+      return 'refused';
+    }
     const state = await readState(deps, context);
     if (state !== 'CLOSED') {
       await deps.defer(message, deps.deferSeconds);
@@ -79,7 +94,7 @@ export function makeRedriveHandler(deps: RedriveDeps): StorageQueueHandler {
       const error = ensureError(result.error);
       if (isPoisonEventError(error)) return park(deps, context, message, error.message);
       throw new RedriveFailedError(
-        `sink still failing after ${result.attempts} attempt(s): ${error.message}`,
+        `sink still failing after ${result.attempts} attempt(s): ${boundText(error.message, 300)}`,
         {
           cause: error,
         },
@@ -87,7 +102,7 @@ export function makeRedriveHandler(deps: RedriveDeps): StorageQueueHandler {
     }
     await deps.archive.remove(message).catch((error: unknown) => {
       context.warn(
-        `redriven, but the blob ${message.blobName} was not removed: ${ensureError(error).message}`,
+        `redriven, but the blob ${message.blobName} was not removed: ${boundText(ensureError(error).message, 300)}`,
       );
     });
     context.log(`dead letter ${message.blobName} redriven (${result.value}, ${result.attempts} attempt(s))`);
@@ -117,7 +132,7 @@ async function park(
   why: string,
 ): Promise<RedriveOutcome> {
   const name = await deps.archive.park(message, why, deps.clock.now());
-  context.warn(`dead letter ${message.blobName} parked as ${name}, not redriven: ${why}`);
+  context.warn(`dead letter ${message.blobName} parked as ${name}, not redriven: ${boundText(why, 300)}`);
   return 'parked';
 }
 

@@ -1,3 +1,4 @@
+import { readableTrips } from '../../src/breaker/breakerStore';
 import { describe, expect, it } from 'vitest';
 
 import { isInvalidTransitionError } from '../../src/breaker/breakerErrors';
@@ -41,7 +42,7 @@ export function breakerStoreContract(adapter: string, open: OpenStore) {
     it('starts CLOSED with no trip and an empty window', async () => {
       const store = await fresh();
       expect(await store.getState()).toEqual({ state: 'CLOSED', tripId: undefined, since: 0 });
-      expect(await store.history(10)).toEqual([]);
+      expect(readableTrips(await store.history(10))).toEqual([]);
       const window = await store.windowBuckets(T0);
       expect(window).toHaveLength(10);
       expect(window.every((b) => b.failures === 0)).toBe(true);
@@ -95,7 +96,7 @@ export function breakerStoreContract(adapter: string, open: OpenStore) {
       const again = await store.record(failures(3), T0 + 200);
       expect(again).toEqual({ failuresInWindow: 9, state: 'OPEN', tripped: false, tripId: trip.tripId });
       expect(await store.getState()).toEqual({ state: 'OPEN', tripId: trip.tripId, since: T0 + 100 });
-      const [record] = await store.history(10);
+      const [record] = readableTrips(await store.history(10));
       expect(record).toMatchObject({
         tripId: trip.tripId,
         cause: 'threshold',
@@ -150,7 +151,7 @@ export function breakerStoreContract(adapter: string, open: OpenStore) {
       expect(second).toMatchObject({ failuresInWindow: 3, state: 'OPEN', tripped: true });
       expect(second.tripId).toBeDefined();
       expect(second.tripId).not.toBe(first.tripId);
-      const history = await store.history(10);
+      const history = readableTrips(await store.history(10));
       expect(history.map((t) => [t.tripId, t.cause])).toEqual([
         [second.tripId, 'probation'],
         [first.tripId, 'threshold'],
@@ -179,7 +180,7 @@ export function breakerStoreContract(adapter: string, open: OpenStore) {
       expect(tripId).toBeDefined();
       expect(await store.getState()).toEqual({ state: 'OPEN', tripId, since: T0 + 5 });
       expect(await store.openManually('again', T0 + 6)).toBeUndefined();
-      const [record] = await store.history(1);
+      const [record] = readableTrips(await store.history(1));
       expect(record).toMatchObject({
         tripId,
         cause: 'manual',
@@ -202,9 +203,9 @@ export function breakerStoreContract(adapter: string, open: OpenStore) {
         expect(await store.transition('OPEN', 'CLOSED', id, T0 + i * 1_000 + 1)).toBe(true);
       }
       expect(new Set(ids).size).toBe(5);
-      const history = await store.history(10);
+      const history = readableTrips(await store.history(10));
       expect(history.map((t) => t.tripId)).toEqual([ids[4], ids[3], ids[2]]);
-      expect((await store.history(2)).map((t) => t.tripId)).toEqual([ids[4], ids[3]]);
+      expect(readableTrips(await store.history(2)).map((t) => t.tripId)).toEqual([ids[4], ids[3]]);
       await store.close();
     });
 
@@ -213,7 +214,7 @@ export function breakerStoreContract(adapter: string, open: OpenStore) {
       const { tripId } = await store.record(failures(6), T0);
       await store.updateTrip(tripId ?? '', { approvedAt: T0 + 60_000, approvedBy: 'operator@example.com' });
       await store.updateTrip('no-such-trip', { closedAt: T0 });
-      const [record] = await store.history(1);
+      const [record] = readableTrips(await store.history(1));
       expect(record).toMatchObject({
         tripId,
         cause: 'threshold',

@@ -101,11 +101,21 @@ describe('Redis breaker store', () => {
     await store.close();
   });
 
-  it('reports a malformed trip record as a typed error', async () => {
+  it('reads a malformed trip record as unreadable and the others as they are; updates still work', async () => {
     const name = uniqueName('bad');
     const store = await open(name);
-    await admin.lpush(breakerKeys(name).trips, '{"not":"a trip"}');
-    expect(isBreakerStoreCorruptError(await store.history(5).catch((e: unknown) => e))).toBe(true);
+    const tripId = await store.openManually('drill', T0);
+    await admin.rpush(breakerKeys(name).trips, '{"not":"a trip"}');
+    const history = await store.history(5);
+    expect(history).toEqual([
+      expect.objectContaining({ tripId, cause: 'manual' }),
+      {
+        tripId: undefined,
+        unreadable: expect.stringMatching(/^stored trip record is unreadable/) as unknown,
+      },
+    ]);
+    await store.updateTrip(tripId!, { approvedBy: 'Lee' });
+    expect((await store.history(1))[0]).toMatchObject({ tripId, approvedBy: 'Lee' });
     await store.close();
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 
 import { isBreakerStoreCorruptError } from '../../src/breaker/breakerErrors';
 import { makeTableBreakerStore, type TableBreakerStore } from '../../src/breaker/tableBreakerStore';
+import { tripRow } from '../../src/breaker/tableRowKeys';
 import { breakerStoreContract, failures, T0, testPolicy, uniqueName } from './breakerStoreContract';
 
 const connectionString = inject('storageConnectionString');
@@ -114,6 +115,23 @@ describe('Table breaker store', () => {
     expect(isBreakerStoreCorruptError(await store.record(failures(1), T0).catch((e: unknown) => e))).toBe(
       true,
     );
+    await store.close();
+  });
+
+  it('reads a trip row whose record does not parse as unreadable, naming its trip', async () => {
+    const name = uniqueName('badtrip');
+    const store = await open(name);
+    const tripId = await store.openManually('drill', T0);
+    await client().createEntity({
+      partitionKey: name,
+      rowKey: tripRow(T0 - 60_000, 'old'),
+      tripId: 'old',
+      record: '{"tripId":"old","cause":"threshold","openedAt":"yesterday","failuresInWindow":1,"sample":[]}',
+    });
+    expect(await store.history(5)).toEqual([
+      expect.objectContaining({ tripId, cause: 'manual' }),
+      { tripId: 'old', unreadable: expect.stringMatching(/openedAt/) as unknown },
+    ]);
     await store.close();
   });
 

@@ -44,6 +44,12 @@ beforeAll(() => {
  * only at deployment (resource endpoints, Key Vault references) the catalogue's example, or a plausible
  * resolved value for host settings.
  */
+/** A Key Vault secret as deployed: never the published example, which start-up refuses in Azure. */
+const resolvedSetting = (name: keyof typeof settings) => {
+  const spec = settings[name];
+  return 'secret' in spec && spec.secret ? `deployed-${name}-0123456789abcdef0123456789` : spec.example;
+};
+
 function simulatedAzureEnvironment(overrides: Record<string, string> = {}): Record<string, string> {
   const resolvedHostValue = (name: string) =>
     name.endsWith('ServiceUri')
@@ -57,7 +63,7 @@ function simulatedAzureEnvironment(overrides: Record<string, string> = {}): Reco
   };
   for (const [name, value] of Object.entries({ ...bicepAppSettings(template), ...overrides })) {
     if (!isExpression(value)) env[name] = value;
-    else if (name in settings) env[name] = settings[name as keyof typeof settings].example;
+    else if (name in settings) env[name] = resolvedSetting(name as keyof typeof settings);
     else env[name] = resolvedHostValue(name);
   }
   return env;

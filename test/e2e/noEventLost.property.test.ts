@@ -3,11 +3,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import type { BreakwaterWorld } from './model/breakwaterWorld';
 import { invariantViolations } from './model/invariants';
+import { applyOperatorFaults, operatorFaultsArbitrary } from './model/operatorFaults';
 import { RedisWorld } from './model/redisWorld';
 import { runScenario, type ScenarioPlan } from './model/scenario';
 
 // Random fault schedules against the whole app: downstream outages, poison events, breaker-store
-// (Redis) outages, crashes, approval delays, partition counts and batch sizes. After recovery nothing
+// (Redis) outages, crashes, approval delays, partition counts and batch sizes, an operator's forced
+// reset at any moment and oversized control-character events (./model/operatorFaults). After recovery nothing
 // is lost, partitions are written in order, every trip has exactly one orchestration and the trigger
 // is enabled. PROPERTY_RUNS and PROPERTY_SEED replay or widen the search (`npm run soak`).
 const runs = Number(process.env.PROPERTY_RUNS ?? 8);
@@ -48,12 +50,14 @@ const planArbitrary = fc
         { maxLength: 2 },
       ),
       storeOutage: fc.option(windowDuring(base.sendSeconds), { nil: undefined }),
+      operator: operatorFaultsArbitrary(base.sendSeconds),
     }),
   );
 
 let runNumber = 0;
 let trips = 0;
 let storeOutages = 0;
+let forcedResets = 0;
 
 describe('property: nothing is lost under random fault schedules', () => {
   it(
@@ -91,11 +95,12 @@ describe('property: nothing is lost under random fault schedules', () => {
                 ]
               : [],
           };
-          const report = await runScenario(world, plan);
+          const report = await runScenario(world, applyOperatorFaults(world, plan, arbitrary.operator));
           const problems = await invariantViolations(world, report, run, {
             storeLostTrips: storeOutage !== undefined,
           });
           trips += report.orchestrationIds.length;
+          forcedResets += report.timeline.filter((t) => t.what === 'operator FORCED reset').length;
           storeOutages += report.timeline.filter((t) =>
             t.what.startsWith('Redis (breaker store) STOPPED'),
           ).length;
@@ -106,6 +111,7 @@ describe('property: nothing is lost under random fault schedules', () => {
       // The schedules must actually exercise the breaker and the store outages, not only quiet runs.
       expect(trips).toBeGreaterThan(0);
       expect(storeOutages).toBeGreaterThan(0);
+      expect(forcedResets).toBeGreaterThan(0);
     },
     runs * 120_000,
   );

@@ -49,11 +49,15 @@ describe('breaker activities (against the Table store)', () => {
   it('switches the trigger: soft in local mode; a transient failure is thrown for the retry policy', async () => {
     const e = await newEpisode();
     const local = makeBreakerActivities({ ...e.deps, controlMode: 'local' }, SETTINGS);
-    expect(await local.disableTrigger(FN)).toEqual({ ok: true, soft: true });
+    expect(await local.disableTrigger(FN, e.tripId)).toEqual({ ok: true, soft: true });
+    // Enabling happens after the approval (HALF_OPEN); while OPEN it is refused without a write.
+    const acts = makeBreakerActivities(e.deps, SETTINGS);
+    expect(await acts.enableTrigger(FN, e.tripId, silentLogger)).toEqual({
+      skipped: `the store is OPEN with trip ${e.tripId}`,
+    });
+    expect(await e.store.transition('OPEN', 'HALF_OPEN', e.tripId, T0 + 1_000)).toBe(true);
     e.triggerSwitch.failNext(new TriggerSwitchTransientError('ARM answered 503', 503));
-    await expect(
-      makeBreakerActivities(e.deps, SETTINGS).enableTrigger(FN, e.tripId, silentLogger),
-    ).rejects.toThrow(/503/);
+    await expect(acts.enableTrigger(FN, e.tripId, silentLogger)).rejects.toThrow(/503/);
   });
 
   it('emails the trip notice with the recorded error sample, dead letters and a valid approval link', async () => {

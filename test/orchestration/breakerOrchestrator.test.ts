@@ -1,3 +1,4 @@
+import { readableTrips } from '../../src/breaker/breakerStore';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { APPROVAL_EVENT } from '../../src/breaker/orchestrationIds';
@@ -33,7 +34,7 @@ describe('breaker orchestration: the approval path', () => {
     expect((e.host.output as BreakerStatus).phase).toBe('closed');
     expect((await e.store.getState()).state).toBe('CLOSED');
     expect(e.subjects()[2]).toMatch(/back to normal/);
-    const trip = (await e.store.history(5)).find((t) => t.tripId === e.tripId);
+    const trip = readableTrips(await e.store.history(5)).find((t) => t.tripId === e.tripId);
     expect(trip).toMatchObject({ approvedBy: 'oncall@example.test' });
     expect(trip?.closedAt).toBeGreaterThan(0);
     // The order of the activities is the episode's story.

@@ -15,6 +15,7 @@ import { makeHomeActivityTableSink } from '../../src/processing/homeActivityTabl
 import { blobDeadLetterArchive, PARKED_SUFFIX } from '../../src/redrive/deadLetterArchive';
 import { isInvalidDeadLetterMessageError } from '../../src/redrive/deadLetterMessageSchema';
 import { queueRedriveDeferral } from '../../src/redrive/redriveDeferral';
+import { queueRedriveRefusal } from '../../src/redrive/redriveRefusal';
 import { isRedriveFailedError, makeRedriveHandler, type RedriveDeps } from '../../src/redrive/redriveHandler';
 import { REDRIVE_FUNCTION, registerRedrive } from '../../src/redrive/registerRedrive';
 import { testAppEnv } from '../support/appEnv';
@@ -38,9 +39,13 @@ const DEFER_SECONDS = 300;
 
 function deps(overrides: Partial<RedriveDeps> = {}): RedriveDeps {
   return {
+    functionName: 'ProcessSensorEvents',
     store,
     archive: blobDeadLetterArchive(container),
     defer: queueRedriveDeferral(queue),
+    refuse: queueRedriveRefusal(
+      QueueServiceClient.fromConnectionString(cs).getQueueClient(`${env.DEAD_LETTER_QUEUE!}-poison`),
+    ),
     sink: makeHomeActivityTableSink(table),
     retry: { maxAttempts: 3, initialDelayMs: 1, maxDelayMs: 2 },
     deadlineMs: 10_000,

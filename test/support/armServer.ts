@@ -17,6 +17,8 @@ export interface ArmServer {
   setSettings(settings: Record<string, string>): void;
   /** The next `times` calls of `operation` answer `status` with an ARM error body. */
   failNext(operation: ArmOperation, status: number, times?: number): void;
+  /** Drops the failures `failNext` queued and that have not happened yet: ARM recovers. */
+  clearFailures(): void;
   /** Runs after an update is applied, before the next request: simulates another writer. */
   afterUpdate(hook: ((settings: Record<string, string>) => Record<string, string>) | undefined): void;
   close(): Promise<void>;
@@ -91,6 +93,9 @@ export async function startArmServer(cert: SelfSignedCert, site: ArmServerSite):
     },
     failNext: (operation, status, times = 1) => {
       for (let i = 0; i < times; i++) failures.push({ operation, status });
+    },
+    clearFailures: () => {
+      failures.length = 0;
     },
     afterUpdate: (h) => {
       hook = h;

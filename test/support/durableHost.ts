@@ -65,7 +65,7 @@ export interface OrchestratorState {
   readonly error?: string;
 }
 
-export type Runtime = 'Running' | 'Completed' | 'Failed';
+export type Runtime = 'Running' | 'Completed' | 'Failed' | 'Terminated';
 
 /** One activity execution the host performed (for assertions). */
 export interface ActivityRun {
@@ -180,6 +180,13 @@ export class DurableHost {
   /** Timers not fired yet (cancelled ones included, as in the extension). */
   get pendingTimers(): readonly { id: number; fireAt: number }[] {
     return this.timers;
+  }
+
+  /** Ends the instance as the extension's terminate does: nothing of it runs again. */
+  terminate(reason: string): void {
+    if (this.runtimeStatus !== 'Running') return;
+    this.runtimeStatus = 'Terminated';
+    this.output = reason;
   }
 
   /** Queues an external event; it is delivered in the next episode. */

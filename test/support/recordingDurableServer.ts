@@ -7,6 +7,8 @@ export interface FakeInstance {
   input: unknown;
   runtimeStatus: string;
   customStatus: unknown;
+  /** The reason given when it was terminated. */
+  terminatedBecause?: string;
 }
 
 export interface RaisedEvent {
@@ -26,8 +28,8 @@ export interface RecordingDurableServer {
 }
 
 /**
- * A stand-in for the Durable extension's HTTP management API: enough of start, status and raiseEvent
- * for the real `durable-functions` client, recording what it was asked to do.
+ * A stand-in for the Durable extension's HTTP management API: enough of start, status, raiseEvent and
+ * terminate for the real `durable-functions` client, recording what it was asked to do.
  */
 export async function startRecordingDurableServer(): Promise<RecordingDurableServer> {
   const instances = new Map<string, FakeInstance>();
@@ -64,6 +66,23 @@ export async function startRecordingDurableServer(): Promise<RecordingDurableSer
         }
         raised.push(event);
         state.onRaise?.(event);
+        send(202);
+        return;
+      }
+      m = /\/instances\/([^/]+)\/terminate$/.exec(url.pathname);
+      if (req.method === 'POST' && m) {
+        const found = instances.get(decodeURIComponent(m[1] ?? ''));
+        if (!found) {
+          send(404);
+          return;
+        }
+        // Like the extension: 202 for a running instance, 410 for one that has finished.
+        if (found.runtimeStatus !== 'Running') {
+          send(410);
+          return;
+        }
+        found.runtimeStatus = 'Terminated';
+        found.terminatedBecause = url.searchParams.get('reason') ?? '';
         send(202);
         return;
       }

@@ -11,7 +11,8 @@ import { durableClientData } from '../../support/durableClientData';
  * real replay engine. Orchestration time follows the simulation clock.
  *
  * Like the extension, starting an instance id that exists replaces it (`startNew` is not idempotent:
- * the app must check first), and raising an event on a finished instance does nothing.
+ * the app must check first), raising an event on a finished instance does nothing, and terminate ends
+ * a running one.
  */
 export class DurableBackend {
   readonly hosts = new Map<string, DurableHost>();
@@ -101,6 +102,14 @@ export class DurableBackend {
       this.raised.push({ instanceId, name, data: body });
       host.raiseEvent(name, body);
       this.work = this.work.then(() => host.run());
+      return { status: 202 };
+    }
+    m = /\/instances\/([^/]+)\/terminate$/.exec(url.pathname);
+    if (method === 'POST' && m) {
+      const host = this.hosts.get(decodeURIComponent(m[1] ?? ''));
+      if (!host) return { status: 404 };
+      if (host.runtimeStatus !== 'Running') return { status: 410 };
+      host.terminate(url.searchParams.get('reason') ?? '');
       return { status: 202 };
     }
     m = /\/instances\/([^/]+)$/.exec(url.pathname);

@@ -93,7 +93,7 @@ export interface ScenarioReport {
 }
 
 /** Builds the body of event `i` of a run: a valid sensor reading, or poison. */
-function eventBody(plan: ScenarioPlan, i: number, now: number): Buffer {
+export function eventBody(plan: ScenarioPlan, i: number, now: number): Buffer {
   if (plan.poisonEvery > 0 && i % plan.poisonEvery === plan.poisonEvery - 1)
     return Buffer.from(`not json ${plan.run} #${i}`);
   return Buffer.from(

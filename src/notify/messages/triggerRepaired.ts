@@ -1,0 +1,35 @@
+import type { EmailMessage } from '../emailSender';
+import { formatUtc, shortTripId, SUBJECT_TAG } from './formatting';
+import { renderMessage } from './renderMessage';
+
+export interface TriggerRepairedInput {
+  readonly to: readonly string[];
+  readonly functionName: string;
+  readonly tripId: string;
+  readonly repairedAt: number;
+}
+
+/** Sent when the watchdog found the breaker CLOSED with the trigger still disabled, and enabled it. */
+export function triggerRepaired(input: TriggerRepairedInput): EmailMessage {
+  return renderMessage({
+    to: input.to,
+    subject: `${SUBJECT_TAG} ${input.functionName} trigger re-enabled by the watchdog (trip ${shortTripId(input.tripId)})`,
+    title: `${input.functionName} was closed but its trigger was disabled`,
+    blocks: [
+      {
+        kind: 'paragraph',
+        text:
+          'The breaker was CLOSED after this trip, yet the trigger was still disabled (for example a ' +
+          'disable that landed after a forced reset). Nothing would have switched it on again, so the ' +
+          `watchdog enabled it at ${formatUtc(input.repairedAt)}. Processing resumes from the checkpoint.`,
+      },
+      {
+        kind: 'facts',
+        rows: [
+          ['Function', input.functionName],
+          ['Trip id', input.tripId],
+        ],
+      },
+    ],
+  });
+}

@@ -1,0 +1,38 @@
+import type { TriggerSwitch } from '../control/triggerSwitch';
+import type { EmailSender } from '../notify/emailSender';
+import { triggerRepaired } from '../notify/messages/triggerRepaired';
+import { ensureError } from '../processing/errors';
+import type { Logger } from '../processing/logger';
+
+export interface TriggerRepairDeps {
+  readonly triggerSwitch: TriggerSwitch;
+  readonly email: EmailSender;
+  readonly approvers: readonly string[];
+}
+
+/**
+ * Enables a trigger that is disabled although its breaker is CLOSED after trip `tripId`: no
+ * orchestration, link or reset would switch it on again. Returns whether it did. The email goes out
+ * once per repair: afterwards the trigger is enabled and the next tick finds nothing to do.
+ */
+export async function repairTrigger(
+  deps: TriggerRepairDeps,
+  functionName: string,
+  tripId: string,
+  now: number,
+  logger: Logger,
+): Promise<boolean> {
+  // Undefined: this switch cannot tell (local mode, where nothing is ever written).
+  if ((await deps.triggerSwitch.isDisabled(functionName)) !== true) return false;
+  await deps.triggerSwitch.setDisabled(functionName, false);
+  logger.warn(
+    `watchdog: the breaker is CLOSED but the trigger was disabled: enabled it (trip ${tripId}); ` +
+      'a late disable after a forced reset leaves this state',
+  );
+  try {
+    await deps.email.send(triggerRepaired({ to: deps.approvers, functionName, tripId, repairedAt: now }));
+  } catch (error) {
+    logger.warn(`watchdog: could not email the repair: ${ensureError(error).message}`);
+  }
+  return true;
+}
