@@ -23,10 +23,10 @@ export const sinkContractChecks: readonly SinkContractCheck[] = [
       promise: 're-delivery of the same event changes nothing',
       protects: 'G2 (a held batch is re-run and its successes are written again)',
     },
-    async (s, broken) => {
+    async (s, broken, seq) => {
       const sink = s.newSink();
       const r = reading(home('redeliver'), 'door', 1, 'open');
-      const e = event(r, 5);
+      const e = event(r, seq(5));
       if ((await deliver(sink, r, e)) !== 'applied')
         throw broken('the first delivery did not report "applied"');
       const before = await s.readBack(r.homeId, r.sensorId);
@@ -42,23 +42,25 @@ export const sinkContractChecks: readonly SinkContractCheck[] = [
       promise: 'an older event never overwrites a newer one',
       protects: 'G2 convergence (after a partition move an old owner re-runs an older batch)',
     },
-    async (s, broken) => {
+    async (s, broken, seq) => {
       const sink = s.newSink();
       const id = home('older');
       const newer = reading(id, 'door', 10, 'closed');
       const older = reading(id, 'door', 5, 'open');
-      await deliver(sink, newer, event(newer, 9));
-      const late = await deliver(sink, older, event(older, 3));
+      await deliver(sink, newer, event(newer, seq(9)));
+      const late = await deliver(sink, older, event(older, seq(3)));
       const now = await s.readBack(id, 'door');
-      if (now?.sequenceNumber !== 9) throw broken(`after the older event it holds ${held(now)}, expected s9`);
+      if (now?.sequenceNumber !== seq(9))
+        throw broken(`after the older event it holds ${held(now)}, expected s${seq(9)}`);
       if (late !== 'stale') throw broken(`the older event reported "${late}", expected "stale"`);
       // Same timestamp: the sequence number decides.
       const a = reading(id, 'window', 20, 'open');
       const b = reading(id, 'window', 20, 'closed');
-      await deliver(sink, b, event(b, 12));
-      await deliver(sink, a, event(a, 11));
+      await deliver(sink, b, event(b, seq(12)));
+      await deliver(sink, a, event(a, seq(11)));
       const tie = await s.readBack(id, 'window');
-      if (tie?.sequenceNumber !== 12) throw broken(`with equal times it holds ${held(tie)}, expected s12`);
+      if (tie?.sequenceNumber !== seq(12))
+        throw broken(`with equal times it holds ${held(tie)}, expected s${seq(12)}`);
     },
   ),
   check(
@@ -66,20 +68,21 @@ export const sinkContractChecks: readonly SinkContractCheck[] = [
       promise: 'two instances racing on one key converge on the newest reading',
       protects: 'G2 convergence (invocations of one partition overlap while it moves)',
     },
-    async (s, broken) => {
+    async (s, broken, seq) => {
       const [a, b] = [s.newSink(), s.newSink()];
       const id = home('race');
       const readings = Array.from({ length: 8 }, (_, i) => reading(id, 'door', i, i % 2 ? 'open' : 'closed'));
       // Each instance writes every reading, in opposite orders, at the same time.
       const writes = readings.flatMap((r, i) => [
-        deliver(a, r, event(r, i)),
-        deliver(b, readings[7 - i]!, event(readings[7 - i]!, 7 - i)),
+        deliver(a, r, event(r, seq(i))),
+        deliver(b, readings[7 - i]!, event(readings[7 - i]!, seq(7 - i))),
       ]);
       const results = await Promise.allSettled(writes);
       const failed = results.filter((r) => r.status === 'rejected');
       if (failed.length > 0) throw broken(`${failed.length} of 16 racing writes failed even after retries`);
       const now = await s.readBack(id, 'door');
-      if (now?.sequenceNumber !== 7) throw broken(`after the race it holds ${held(now)}, expected s7`);
+      if (now?.sequenceNumber !== seq(7))
+        throw broken(`after the race it holds ${held(now)}, expected s${seq(7)}`);
     },
   ),
   check(
@@ -87,11 +90,11 @@ export const sinkContractChecks: readonly SinkContractCheck[] = [
       promise: 'a re-run after a partial batch converges per key',
       protects: 'G1 and G2 (a batch held half-way is re-run from its first event, on any instance)',
     },
-    async (s, broken) => {
+    async (s, broken, seq) => {
       const id = home('rerun');
       const batch = [0, 1, 2, 3, 4, 5].map((i) => {
         const r = reading(id, i % 2 ? 'window' : 'door', i, i % 3 ? 'open' : 'closed');
-        return { r, e: event(r, 100 + i) };
+        return { r, e: event(r, seq(100 + i)) };
       });
       const first = s.newSink();
       for (const { r, e } of batch.slice(0, 3)) await deliver(first, r, e); // then the instance dies
@@ -104,8 +107,10 @@ export const sinkContractChecks: readonly SinkContractCheck[] = [
       for (const { r, e } of batch.slice(0, 3)) await deliver(first, r, e); // the old owner, late
       const door = await s.readBack(id, 'door');
       const window = await s.readBack(id, 'window');
-      if (door?.sequenceNumber !== 104 || window?.sequenceNumber !== 105)
-        throw broken(`it holds door ${held(door)} and window ${held(window)}, expected s104 and s105`);
+      if (door?.sequenceNumber !== seq(104) || window?.sequenceNumber !== seq(105))
+        throw broken(
+          `it holds door ${held(door)} and window ${held(window)}, expected s${seq(104)} and s${seq(105)}`,
+        );
     },
   ),
   check(
@@ -114,18 +119,18 @@ export const sinkContractChecks: readonly SinkContractCheck[] = [
       protects: 'G2 and G4 (an outage must hold the batch and trip the breaker, never dead-letter it)',
       needs: 'newUnreachableSink',
     },
-    async (s, broken) => {
+    async (s, broken, seq) => {
       const sink = s.newUnreachableSink!();
       const r = reading(home('outage'), 'door', 1, 'open');
       const error = await failureOf(broken, 'a write to the unreachable downstream', () =>
-        sink.write(r, event(r, 1), AbortSignal.timeout(BOUND_MS)),
+        sink.write(r, event(r, seq(1)), AbortSignal.timeout(BOUND_MS)),
       );
       if (!isOutageLike(error))
         throw broken(
           `its error is not outage-like: ${describeError(error)} (give it a statusCode or network code)`,
         );
       const aborted = await failureOf(broken, 'a write with an aborted signal', () =>
-        s.newSink().write(r, event(r, 2), AbortSignal.abort()),
+        s.newSink().write(r, event(r, seq(2)), AbortSignal.abort()),
       );
       if (!isOutageLike(aborted))
         throw broken(`an aborted write is not outage-like: ${describeError(aborted)}`);
@@ -137,17 +142,17 @@ export const sinkContractChecks: readonly SinkContractCheck[] = [
       protects: 'G1 and G2 (the event is dead-lettered after bounded attempts; the partition moves on)',
       needs: 'rejectHome',
     },
-    async (s, broken) => {
+    async (s, broken, seq) => {
       const bad = reading(home('refused'), 'door', 1, 'open');
       await s.rejectHome!(bad.homeId);
       const sink = s.newSink();
       const error = await failureOf(broken, 'a write the downstream refuses', () =>
-        sink.write(bad, event(bad, 1), AbortSignal.timeout(BOUND_MS)),
+        sink.write(bad, event(bad, seq(1)), AbortSignal.timeout(BOUND_MS)),
       );
       if (isOutageLike(error))
         throw broken(`its error is outage-like, so the partition would stall: ${describeError(error)}`);
       const good = reading(home('accepted'), 'door', 1, 'open');
-      if ((await deliver(sink, good, event(good, 2))) !== 'applied')
+      if ((await deliver(sink, good, event(good, seq(2)))) !== 'applied')
         throw broken('the next, valid event was not applied');
     },
   ),

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 
 import type { ActivitySink, SinkWriteResult } from '../../src/processing/activitySink';
 import { classifyError } from '../../src/processing/classifyError';
@@ -35,14 +35,28 @@ export interface SinkContractCheck {
   readonly run: (subject: SinkContractSubject) => Promise<void>;
 }
 
-/** Builds a check whose failures name its promise. */
+/**
+ * Builds a check whose failures name its promise. `seq(n)` gives each run of a check its own sequence
+ * numbers, so idempotency keys (partition + sequence) never repeat across checks or runs.
+ */
 export function check(
   spec: Pick<SinkContractCheck, 'promise' | 'protects' | 'needs'>,
-  body: (subject: SinkContractSubject, broken: (detail: string) => SinkContractViolation) => Promise<void>,
+  body: (
+    subject: SinkContractSubject,
+    broken: (detail: string) => SinkContractViolation,
+    seq: (n: number) => number,
+  ) => Promise<void>,
 ): SinkContractCheck {
   return {
     ...spec,
-    run: (s) => body(s, (detail) => new SinkContractViolation(spec.promise, spec.protects, detail)),
+    run: (s) => {
+      const base = randomInt(1, 2 ** 40) * 1000;
+      return body(
+        s,
+        (detail) => new SinkContractViolation(spec.promise, spec.protects, detail),
+        (n) => base + n,
+      );
+    },
   };
 }
 
