@@ -6,11 +6,14 @@ import {
   type StorageConnection,
 } from './appConfig';
 import { ConfigError, type ConfigProblem } from './configError';
+import { readSinkConfig } from './readSinkConfig';
 import { hostSettingNames, type SettingName, settings } from './settings';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
-type SettingValues = { [K in SettingName]: ReturnType<(typeof settings)[K]['schema']['parse']> | undefined };
+export type SettingValues = {
+  [K in SettingName]: ReturnType<(typeof settings)[K]['schema']['parse']> | undefined;
+};
 
 /**
  * Reads every setting once, validates it and returns a frozen config.
@@ -97,6 +100,7 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
     });
   }
 
+  const sink = readSinkConfig(v, problems);
   const control = readControl(env, v, runningInAzure, problems);
   const transport = readEmailTransport(v, problems);
   const signingKey = require('APPROVAL_SIGNING_KEY', v.APPROVAL_SIGNING_KEY);
@@ -123,6 +127,7 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
       deadLetterContainer: must(v.DEAD_LETTER_CONTAINER),
       deadLetterQueue: must(v.DEAD_LETTER_QUEUE),
     },
+    sink: must(sink),
     triggerRetry: {
       maxRetryCount: must(v.TRIGGER_RETRY_MAX_COUNT),
       minimumIntervalSeconds: must(v.TRIGGER_RETRY_MIN_INTERVAL_SECONDS),
