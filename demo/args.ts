@@ -1,3 +1,5 @@
+import { type SinkKind, sinkKinds } from '../src/config/sinkSettings';
+
 /** Command-line options of `npm run demo`, parsed without side effects (tested in test/demo). */
 export interface DemoOptions {
   /** Follow the emailed link after this many simulated seconds; undefined = wait for a person. */
@@ -11,6 +13,8 @@ export interface DemoOptions {
   /** The downstream goes offline at this second, for `outageSeconds`. */
   readonly outageStart: number;
   readonly outageSeconds: number;
+  /** The downstream: the sample Table sink on Azurite, or the HTTP sink against a local HTTP API. */
+  readonly sink: SinkKind;
 }
 
 export type ParsedArgs = { readonly kind: 'run'; readonly options: DemoOptions } | { readonly kind: 'help' };
@@ -25,6 +29,7 @@ export const defaultDemoOptions: DemoOptions = {
   sendSeconds: 120,
   outageStart: 20,
   outageSeconds: 50,
+  sink: 'table',
 };
 
 export const USAGE = `Usage: npm run demo -- [options]
@@ -43,6 +48,8 @@ Options:
   --send-seconds <s>        publish them over this many simulated seconds (default ${defaultDemoOptions.sendSeconds})
   --outage-start <s>        second at which the downstream goes offline (default ${defaultDemoOptions.outageStart})
   --outage-seconds <s>      how long it stays offline (default ${defaultDemoOptions.outageSeconds})
+  --sink table|http         the downstream: the home activity table on Azurite, or an HTTP API
+                            (started in-process) behind the HTTP sink (default ${defaultDemoOptions.sink})
   -h, --help                this text`;
 
 /** A bad command line; the message says what was wrong and is printed as one line. */
@@ -51,7 +58,7 @@ export class DemoArgsError extends Error {
 }
 
 interface NumberRule {
-  readonly key: keyof DemoOptions;
+  readonly key: Exclude<keyof DemoOptions, 'sink'>;
   readonly min: number;
   readonly max: number;
   readonly integer: boolean;
@@ -85,6 +92,19 @@ export function parseDemoArgs(argv: readonly string[]): ParsedArgs {
     const arg = argv[i] ?? '';
     if (arg === '-h' || arg === '--help') return { kind: 'help' };
     const [flag = '', inline] = arg.startsWith('--') ? arg.split(/=(.*)/s, 2) : [arg];
+    if (flag === '--sink') {
+      let raw = inline;
+      const next = argv[i + 1];
+      if (raw === undefined && next !== undefined && !next.startsWith('--')) {
+        raw = next;
+        i++;
+      }
+      if (raw === undefined) throw new DemoArgsError('--sink needs a value (see --help)');
+      const sink = sinkKinds.find((k) => k === raw);
+      if (!sink) throw new DemoArgsError(`--sink expects one of ${sinkKinds.join(' | ')}, got '${raw}'`);
+      options.sink = sink;
+      continue;
+    }
     const rule = rules[flag];
     if (!rule) {
       throw new DemoArgsError(

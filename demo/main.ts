@@ -46,6 +46,7 @@ export async function runDemo(
   const world = await BreakwaterWorld.create({
     storageConnectionString: services.storageConnectionString,
     settings: { BREAKER_STORE: 'redis', REDIS_CONNECTION: services.redisUrl },
+    sink: options.sink,
   });
   try {
     const plan = demoPlan(options);
@@ -62,6 +63,12 @@ export async function runDemo(
             ? 'by you, in a browser'
             : `automatic, ${options.autoApproveSeconds} s after the email`
         }. Pace: ${options.speed > 0 ? `${options.speed} simulated s per second` : 'as fast as possible'}.`,
+    );
+    const api = world.downstream.http;
+    print(
+      api
+        ? `Downstream: an HTTP API at ${api.url} (started by the demo), through the HTTP sink; offline = connections reset.`
+        : `Downstream: the home activity table ${world.env.SINK_TABLE_NAME ?? ''} on Azurite; offline = HTTP 503.`,
     );
     print(
       `Approval page and API served at ${world.http.baseUrl}/api/ ; dashboard: ${world.http.baseUrl}/api/breaker/dashboard?code=${FUNCTION_KEY}`,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -60,13 +61,15 @@ export interface HttpDownstream {
   /** Refuses every reading of this home with `status` (about this event). */
   reject(homeId: string, status?: number): void;
   held(homeId: string, sensorId: string): HeldRecord | undefined;
+  /** Forgets the idempotency keys seen so far, as a real API does when its retention window ends. */
+  forgetIdempotencyKeys(): void;
   readonly requests: readonly RecordedRequest[];
   close(): Promise<void>;
 }
 
 export async function startHttpDownstream(): Promise<HttpDownstream> {
   const records = new Map<string, HeldRecord>();
-  const replies = new Map<string, { status: number; body: string }>();
+  const replies = new Map<string, { fingerprint: string; status: number; body: string }>();
   const rejected = new Map<string, number>();
   const requests: RecordedRequest[] = [];
   const once: DownstreamMode[] = [];
@@ -98,7 +101,13 @@ export async function startHttpDownstream(): Promise<HttpDownstream> {
       answer(res, refusal, { error: 'home not accepted' });
       return;
     }
+    const fingerprint = createHash('sha256').update(raw).digest('hex');
     const replay = replies.get(key);
+    // As the IETF Idempotency-Key draft asks: a key reused for a different body is refused, not replayed.
+    if (replay && replay.fingerprint !== fingerprint) {
+      answer(res, 422, { error: 'Idempotency-Key already used for a different body' });
+      return;
+    }
     if (replay) {
       res
         .writeHead(replay.status, { 'content-type': 'application/json', 'idempotent-replayed': 'true' })
@@ -110,6 +119,7 @@ export async function startHttpDownstream(): Promise<HttpDownstream> {
     const stale = existing !== undefined && existing.body.version >= parsed.data.version;
     if (!stale) records.set(id, { body: parsed.data, revision: ++revision });
     const reply = {
+      fingerprint,
       status: stale ? 200 : 201,
       body: JSON.stringify({ result: stale ? 'stale' : 'applied' }),
     };
@@ -176,6 +186,9 @@ export async function startHttpDownstream(): Promise<HttpDownstream> {
     },
     reject: (homeId, status = 422) => rejected.set(homeId, status),
     held: (homeId, sensorId) => records.get(`${homeId}/${sensorId}`),
+    forgetIdempotencyKeys: () => {
+      replies.clear();
+    },
     requests,
     close: () =>
       new Promise<void>((resolve) => {
