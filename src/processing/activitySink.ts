@@ -10,6 +10,7 @@ export type SinkWriteResult = 'applied' | 'stale';
  * and its successes are written again), newest-wins per key, errors that say whether the downstream is
  * out (statusCode / network code) or refuses this event, and a cheap health probe.
  */
+// #region ActivitySink
 export interface ActivitySink {
   write(reading: SensorReading, event: ReceivedEvent, signal: AbortSignal): Promise<SinkWriteResult>;
   /**
@@ -24,3 +25,4 @@ export interface ActivitySink {
    */
   orderingKey?(reading: SensorReading): string;
 }
+// #endregion ActivitySink

@@ -3,6 +3,7 @@
  * 503, `retryAfterMs` from `Retry-After`) so the one classifier (`classifyError`) decides whether the
  * downstream is out or refuses this event; the sink itself never decides.
  */
+// #region HttpStatusError
 export class HttpStatusError extends Error {
   readonly code = 'SINK_HTTP_STATUS';
   override readonly name = 'HttpStatusError';
@@ -14,5 +15,6 @@ export class HttpStatusError extends Error {
     super(message);
   }
 }
+// #endregion HttpStatusError
 
 export const isHttpStatusError = (e: unknown): e is HttpStatusError => e instanceof HttpStatusError;

@@ -10,6 +10,7 @@ import { makeHttpActivitySink } from './httpActivitySink';
  */
 export function makeActivitySink(config: AppConfig, storage: StorageClients): ActivitySink {
   const { sink } = config;
+  // #region choose-sink
   switch (sink.kind) {
     case 'table':
       return makeHomeActivityTableSink(storage.table(config.processing.sinkTable, { maxRetries: 0 }));
@@ -22,4 +23,5 @@ export function makeActivitySink(config: AppConfig, storage: StorageClients): Ac
         keyPrefix: config.eventHub.hubName,
       });
   }
+  // #endregion choose-sink
 }
