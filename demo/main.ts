@@ -68,7 +68,7 @@ export async function runDemo(
     print(
       api
         ? `Downstream: an HTTP API at ${api.url} (started by the demo), through the HTTP sink; offline = connections reset.`
-        : `Downstream: the home activity table ${world.env.SINK_TABLE_NAME ?? ''} on Azurite; offline = HTTP 503.`,
+        : 'Downstream: the home activity table on Azurite, through the Table sink; offline = HTTP 503.',
     );
     print(
       `Approval page and API served at ${world.http.baseUrl}/api/ ; dashboard: ${world.http.baseUrl}/api/breaker/dashboard?code=${FUNCTION_KEY}`,
