@@ -1,3 +1,5 @@
+import { type SinkKind, sinkKinds } from '../src/config/sinkSettings';
+
 /** Command-line options of `npm run demo`, parsed without side effects (tested in test/demo). */
 export interface DemoOptions {
   /** Follow the emailed link after this many simulated seconds; undefined = wait for a person. */
@@ -13,6 +15,8 @@ export interface DemoOptions {
   readonly outageSeconds: number;
   /** The breaker store: `auto` takes Redis when there is one (REDIS_URL or redis-server), else Table. */
   readonly store: BreakerStoreChoice;
+  /** The downstream: the sample Table sink on Azurite, or the HTTP sink against a local HTTP API. */
+  readonly sink: SinkKind;
 }
 
 export const BREAKER_STORE_CHOICES = ['auto', 'redis', 'table'] as const;
@@ -31,6 +35,7 @@ export const defaultDemoOptions: DemoOptions = {
   outageStart: 20,
   outageSeconds: 50,
   store: 'auto',
+  sink: 'table',
 };
 
 export const USAGE = `Usage: npm run demo -- [options]
@@ -51,6 +56,8 @@ Options:
   --outage-seconds <s>      how long it stays offline (default ${defaultDemoOptions.outageSeconds})
   --store <redis|table>     the breaker store (default: Redis when REDIS_URL is set or redis-server is
                             on PATH, otherwise Table on the embedded Azurite)
+  --sink table|http         the downstream: the home activity table on Azurite, or an HTTP API
+                            (started in-process) behind the HTTP sink (default ${defaultDemoOptions.sink})
   -h, --help                this text`;
 
 /** A bad command line; the message says what was wrong and is printed as one line. */
@@ -59,7 +66,7 @@ export class DemoArgsError extends Error {
 }
 
 interface NumberRule {
-  readonly key: Exclude<keyof DemoOptions, 'store'>;
+  readonly key: Exclude<keyof DemoOptions, 'store' | 'sink'>;
   readonly min: number;
   readonly max: number;
   readonly integer: boolean;
@@ -98,6 +105,19 @@ export function parseDemoArgs(argv: readonly string[]): ParsedArgs {
       const choice = BREAKER_STORE_CHOICES.find((c) => c !== 'auto' && c === raw);
       if (!choice) throw new DemoArgsError(`--store expects redis or table, got '${raw ?? ''}'`);
       options.store = choice;
+      continue;
+    }
+    if (flag === '--sink') {
+      let raw = inline;
+      const next = argv[i + 1];
+      if (raw === undefined && next !== undefined && !next.startsWith('--')) {
+        raw = next;
+        i++;
+      }
+      if (raw === undefined) throw new DemoArgsError('--sink needs a value (see --help)');
+      const sink = sinkKinds.find((k) => k === raw);
+      if (!sink) throw new DemoArgsError(`--sink expects one of ${sinkKinds.join(' | ')}, got '${raw}'`);
+      options.sink = sink;
       continue;
     }
     const rule = rules[flag];

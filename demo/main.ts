@@ -53,6 +53,7 @@ export async function runDemo(
       services.redisUrl === undefined
         ? { BREAKER_STORE: 'table' }
         : { BREAKER_STORE: 'redis', REDIS_CONNECTION: services.redisUrl },
+    sink: options.sink,
   });
   const storeName = services.redisUrl === undefined ? 'Table' : 'Redis';
   try {
@@ -70,6 +71,12 @@ export async function runDemo(
             ? 'by you, in a browser'
             : `automatic, ${options.autoApproveSeconds} s after the email`
         }. Pace: ${options.speed > 0 ? `${options.speed} simulated s per second` : 'as fast as possible'}.`,
+    );
+    const api = world.downstream.http;
+    print(
+      api
+        ? `Downstream: an HTTP API at ${api.url} (started by the demo), through the HTTP sink; offline = connections reset.`
+        : 'Downstream: the home activity table on Azurite, through the Table sink; offline = HTTP 503.',
     );
     print(
       `Approval page and API served at ${world.http.baseUrl}/api/ ; dashboard: ${world.http.baseUrl}/api/breaker/dashboard?code=${FUNCTION_KEY}`,

@@ -11,7 +11,7 @@ import { type BatchProcessor, makeBatchProcessor } from '../processing/batchProc
 import type { BreakerGate } from '../processing/breakerGate';
 import { makeBlobQueueDeadLetterStore } from '../processing/blobQueueDeadLetterStore';
 import type { DeadLetterStore } from '../processing/deadLetter';
-import { makeHomeActivityTableSink } from '../processing/homeActivityTableSink';
+import { makeActivitySink } from '../sinks/makeActivitySink';
 import { makeStorageClients, type StorageClients } from '../storage/storageClients';
 import { type Clock, systemClock } from '../time/clock';
 import type { NotifyAndControlDeps } from './notifyAndControl';
@@ -64,10 +64,8 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
         config.managedIdentityClientId ? { managedIdentityClientId: config.managedIdentityClientId } : {},
       )));
   const storage = makeStorageClients(config.storage, getCredential);
-  // The per-event retry policy is the one retry layer for sink calls: the SDK's own retries are off.
-  const sink = decorateSink(
-    makeHomeActivityTableSink(storage.table(config.processing.sinkTable, { maxRetries: 0 })),
-  );
+  // SINK chooses the downstream; the per-event retry policy is the one retry layer for its calls.
+  const sink = decorateSink(makeActivitySink(config, storage));
   // Dead-letter writes are retried by the SDK only briefly: when storage stays down the invocation
   // throws and the host's retry policy re-runs the whole batch later (the one retry layer that holds).
   const deadLetterRetry = { maxRetries: 2, retryDelayMs: 500, tryTimeoutMs: 30_000 };

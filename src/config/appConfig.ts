@@ -29,6 +29,11 @@ export interface ProcessingConfig {
   readonly deadLetterQueue: string;
 }
 
+/** Where readings go (`SINK`); the Table sink's table is `processing.sinkTable`. */
+export type SinkConfig =
+  | { readonly kind: 'table' }
+  | { readonly kind: 'http'; readonly url: string; readonly healthUrl: string; readonly timeoutMs: number };
+
 export interface TriggerRetryConfig {
   readonly maxRetryCount: number;
   readonly minimumIntervalSeconds: number;
@@ -85,6 +90,7 @@ export interface AppConfig {
   readonly eventHub: EventHubConfig;
   readonly storage: StorageConnection;
   readonly processing: ProcessingConfig;
+  readonly sink: SinkConfig;
   readonly triggerRetry: TriggerRetryConfig;
   readonly breaker: BreakerConfig;
   readonly control: ControlConfig;

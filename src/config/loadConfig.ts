@@ -7,6 +7,7 @@ import {
 import { ConfigError, type ConfigProblem } from './configError';
 import { publishedKeyProblems } from './publishedKeys';
 import { readEmailTransport } from './readEmailTransport';
+import { readSinkConfig } from './readSinkConfig';
 import { hostSettingNames, type SettingName, settings } from './settings';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -102,6 +103,7 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
 
   if (runningInAzure) problems.push(...publishedKeyProblems(v));
 
+  const sink = readSinkConfig(v, problems);
   const control = readControl(env, v, runningInAzure, problems);
   const transport = readEmailTransport(v, problems, require);
   const signingKey = require('APPROVAL_SIGNING_KEY', v.APPROVAL_SIGNING_KEY);
@@ -128,6 +130,7 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
       deadLetterContainer: must(v.DEAD_LETTER_CONTAINER),
       deadLetterQueue: must(v.DEAD_LETTER_QUEUE),
     },
+    sink: must(sink),
     triggerRetry: {
       maxRetryCount: must(v.TRIGGER_RETRY_MAX_COUNT),
       minimumIntervalSeconds: must(v.TRIGGER_RETRY_MIN_INTERVAL_SECONDS),

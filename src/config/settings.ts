@@ -1,4 +1,5 @@
 import { boolean, emailAddress, emailList, httpUrl, integer, oneOf, text } from './settingKinds';
+import { sinkSettings } from './sinkSettings';
 
 /**
  * Every app setting Breakwater reads: the one source of truth for names, defaults and meaning.
@@ -84,6 +85,7 @@ export const settings = {
     pattern: /^[A-Za-z][A-Za-z0-9]{2,62}$/,
     expects: 'a table name: a letter then 2 to 62 letters or digits',
   }),
+  ...sinkSettings,
   DEAD_LETTER_CONTAINER: text({
     description: 'Blob container holding dead-lettered event bodies (claim check).',
     default: 'dead-letters',

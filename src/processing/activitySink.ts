@@ -5,9 +5,24 @@ import type { SensorReading } from './sensorReading';
 export type SinkWriteResult = 'applied' | 'stale';
 
 /**
- * The downstream system: it must be idempotent, because a held batch is re-run and its successes
- * are written again.
+ * The downstream system. What it must promise, and why, is written once in docs/your-own-downstream.md
+ * and checked by the contract suite in test/support/sinkContract.ts: idempotent (a held batch is re-run
+ * and its successes are written again), newest-wins per key, errors that say whether the downstream is
+ * out (statusCode / network code) or refuses this event, and a cheap health probe.
  */
+// #region ActivitySink
 export interface ActivitySink {
   write(reading: SensorReading, event: ReceivedEvent, signal: AbortSignal): Promise<SinkWriteResult>;
+  /**
+   * A cheap health check of the downstream (bounded by `signal`): resolves when it answers, throws when
+   * not; the error is classified by `classifyError` like a write error.
+   */
+  probe(signal: AbortSignal): Promise<void>;
+  /**
+   * Optional: the key within which this sink orders readings (newest wins per key). Readings with
+   * different keys never affect each other, so they may be written concurrently; readings with the
+   * same key must reach the sink in sequence order. Pure and cheap: no I/O.
+   */
+  orderingKey?(reading: SensorReading): string;
 }
+// #endregion ActivitySink

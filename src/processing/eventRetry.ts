@@ -9,6 +9,7 @@ import {
 } from 'cockatiel';
 
 import { isTransient } from './classifyError';
+import { honourRetryAfter } from './retryAfterBackoff';
 
 export interface EventRetryOptions {
   /** Total attempts per event, the first included. */
@@ -23,12 +24,16 @@ export type AttemptResult<T> =
 
 /**
  * Bounded per-event retry: cockatiel's exponential backoff with decorrelated jitter, retrying only
- * errors `classifyError` calls transient. Cockatiel counts retries, not attempts, hence the `- 1`.
+ * errors `classifyError` calls transient, never sooner than a `Retry-After` asked. Cockatiel counts
+ * retries, not attempts, hence the `- 1`.
  */
 export function makeEventRetryPolicy(options: EventRetryOptions): RetryPolicy {
   return retry(handleWhen(isTransient), {
     maxAttempts: options.maxAttempts - 1,
-    backoff: new ExponentialBackoff({ initialDelay: options.initialDelayMs, maxDelay: options.maxDelayMs }),
+    // A throttled downstream's Retry-After (error.retryAfterMs) wins over a shorter backoff delay.
+    backoff: honourRetryAfter(
+      new ExponentialBackoff({ initialDelay: options.initialDelayMs, maxDelay: options.maxDelayMs }),
+    ),
   });
 }
 

@@ -57,6 +57,14 @@ export function makeHomeActivityTableSink(table: TableClient): ActivitySink {
         `row ${row.partitionKey}/${row.rowKey} kept changing under ${MAX_CONFLICT_ROUNDS} writers`,
       );
     },
+
+    // A point read of one known row: a 404 is healthy (the table answered), anything else is thrown.
+    async probe(signal: AbortSignal): Promise<void> {
+      await getRow(table, 'probe', 'probe', signal);
+    },
+
+    // One row per sensor, replaced newest-wins: the row is the ordering key.
+    orderingKey: (reading: SensorReading) => `${reading.homeId}/${reading.sensorId}`,
   };
 }
 

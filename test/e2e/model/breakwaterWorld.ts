@@ -1,5 +1,6 @@
-import { RestError } from '@azure/core-rest-pipeline';
 import { QueueServiceClient } from '@azure/storage-queue';
+
+import type { SinkKind } from '../../../src/config/sinkSettings';
 
 import { createRuntime, installRuntime, type Runtime } from '../../../src/composition/runtime';
 import type { DeadLetterMessage } from '../../../src/processing/blobQueueDeadLetterStore';
@@ -11,6 +12,9 @@ import { makeSelfSignedCert } from '../../support/selfSignedCert';
 import { type SmtpSink, startSmtpSink } from '../../support/smtpSink';
 import { DurableBackend } from './durableBackend';
 import { SimClock } from './simClock';
+import { type SinkWrite, startWorldDownstream, type WorldDownstream } from './worldDownstream';
+
+export type { SinkWrite } from './worldDownstream';
 
 export const FUNCTION_NAME = 'ProcessSensorEvents';
 export const DISABLED_SETTING = `AzureWebJobs.${FUNCTION_NAME}.Disabled`;
@@ -21,32 +25,27 @@ const site = {
   siteName: 'func-e2e',
 };
 
-/** One successful sink write, as the downstream saw it. */
-export interface SinkWrite {
-  readonly partitionId: string;
-  readonly sequenceNumber: number;
-  readonly run: string;
-  readonly at: number;
-}
-
 export interface WorldOptions {
   /** Azurite (or any storage account) for the sink, dead letters and the Table breaker store. */
   readonly storageConnectionString: string;
   /** Settings that differ from the end-to-end defaults. */
   readonly settings?: Record<string, string>;
+  /** The downstream: the Table sink (default) or the HTTP sink against a local HTTP API. */
+  readonly sink?: SinkKind;
 }
 
 /**
  * The whole app wired as in Azure, on this machine: the real function handlers registered through the
  * programming model; a runtime with a simulation clock; the breaker store on Azurite (Table) or Redis;
  * the real ARM client against a local HTTPS ARM; real SMTP; the real durable-functions engine behind a
- * local management API; the HTTP functions on a local port. The downstream sink is the real Table sink
- * behind a switch that answers 503 while `downstreamDown` is true.
+ * local management API; the HTTP functions on a local port. The downstream is the real Table sink
+ * behind a switch that answers 503 while `downstreamDown` is true, or the real HTTP sink against a local
+ * HTTP API that resets every connection while it is down (`WorldOptions.sink`).
  */
 export class BreakwaterWorld {
   private constructor(
     readonly clock: SimClock,
-    private readonly downstream: { down: boolean },
+    readonly downstream: WorldDownstream,
     readonly writes: SinkWrite[],
     readonly env: Record<string, string>,
     readonly runtime: Runtime,
@@ -56,7 +55,7 @@ export class BreakwaterWorld {
     readonly http: FunctionsHttpServer,
   ) {}
 
-  /** While true the sink answers 503: the downstream outage. */
+  /** While true the downstream is out (503 in front of the table, or the HTTP API resets connections). */
   get downstreamDown(): boolean {
     return this.downstream.down;
   }
@@ -66,7 +65,7 @@ export class BreakwaterWorld {
 
   static async create(options: WorldOptions): Promise<BreakwaterWorld> {
     const clock = new SimClock(Date.UTC(2026, 0, 1));
-    const downstream = { down: false };
+    const downstream = await startWorldDownstream(options.sink ?? 'table');
     const cert = makeSelfSignedCert();
     const arm = await startArmServer(cert, site);
     arm.setSettings({ FUNCTIONS_WORKER_RUNTIME: 'node', UNRELATED_SETTING: 'kept' });
@@ -98,24 +97,13 @@ export class BreakwaterWorld {
       APPROVAL_REMINDER_MINUTES: '10',
       APPROVAL_MAX_REMINDERS: '2',
       PUBLIC_BASE_URL: http.baseUrl,
+      ...downstream.settings,
       ...options.settings,
     });
     const writes: SinkWrite[] = [];
     const runtime = createRuntime(env, {
       clock,
-      decorateSink: (real) => ({
-        write: async (reading, event, signal) => {
-          if (downstream.down) throw new RestError('downstream unavailable', { statusCode: 503 });
-          const result = await real.write(reading, event, signal);
-          writes.push({
-            partitionId: event.partitionId ?? '?',
-            sequenceNumber: event.sequenceNumber ?? -1,
-            run: String(event.properties.run),
-            at: clock.now(),
-          });
-          return result;
-        },
-      }),
+      decorateSink: (real) => downstream.decorate(real, writes, clock),
       notifyAndControl: {
         getCredential: () => staticTokenCredential,
         overrides: { armEndpoint: arm.url, tls: { ca: cert.cert } },
@@ -128,6 +116,11 @@ export class BreakwaterWorld {
     await import('../../../src/functions/approval');
     await import('../../../src/functions/operatorApi');
     return new BreakwaterWorld(clock, downstream, writes, env, runtime, arm, smtp, durable, http);
+  }
+
+  /** The version the downstream holds for `homeId/sensorId` (convergence checks). */
+  heldVersion(key: string): Promise<string | undefined> {
+    return this.downstream.heldVersion(this.env, key);
   }
 
   /** Whether the trigger is disabled according to the app settings (what the host reads). */
@@ -224,6 +217,7 @@ export class BreakwaterWorld {
       this.smtp.close(),
       this.arm.close(),
       this.runtime.breakerStore.close(),
+      this.downstream.close(),
     ]);
   }
 }

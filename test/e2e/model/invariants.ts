@@ -1,7 +1,7 @@
 import type { BreakwaterWorld } from './breakwaterWorld';
 import { keyOf, type ScenarioReport } from './scenario';
 
-/** What broke in a run, in words (empty when G1, G2, G3 and the end state hold). */
+/** What broke in a run, in words (empty when G1, G2 incl. convergence per key, G3 and the end state hold). */
 export async function invariantViolations(
   world: BreakwaterWorld,
   report: ScenarioReport,
@@ -40,6 +40,17 @@ export async function invariantViolations(
     if (sequence.some((s, i) => s !== sorted[i]))
       problems.push(`partition ${partition} written out of order`);
   }
+
+  // G2 convergence: per key, the downstream holds the newest of the readings written successfully.
+  const newest = new Map<string, string>();
+  for (const w of writes) if (w.version > (newest.get(w.key) ?? '')) newest.set(w.key, w.version);
+  const diverged: string[] = [];
+  for (const [key, version] of newest) {
+    const held = await world.heldVersion(key);
+    if (held !== version) diverged.push(`${key} holds ${held ?? 'nothing'}, newest written ${version}`);
+  }
+  if (diverged.length > 0)
+    problems.push(`${diverged.length} key(s) did not converge: ${diverged.slice(0, 5).join('; ')}`);
 
   // G3: one orchestration per trip, never a replaced instance.
   const ids = report.orchestrationIds;

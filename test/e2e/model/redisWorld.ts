@@ -1,4 +1,5 @@
 import { type RedisService, startRedis } from '../../support/localServices';
+import type { SinkKind } from '../../../src/config/sinkSettings';
 import { BreakwaterWorld } from './breakwaterWorld';
 
 /** A world on the Redis breaker store, with its own redis-server that tests may stop and restart. */
@@ -8,11 +9,12 @@ export class RedisWorld {
     private redis: RedisService,
   ) {}
 
-  static async create(storageConnectionString: string): Promise<RedisWorld> {
+  static async create(storageConnectionString: string, sink: SinkKind = 'table'): Promise<RedisWorld> {
     const redis = await startRedis();
     const world = await BreakwaterWorld.create({
       storageConnectionString,
       settings: { BREAKER_STORE: 'redis', REDIS_CONNECTION: redis.url },
+      sink,
     });
     return new RedisWorld(world, redis);
   }

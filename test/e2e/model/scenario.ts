@@ -119,6 +119,9 @@ export async function runScenario(
   hooks: ScenarioHooks = {},
 ): Promise<ScenarioReport> {
   const hub = new EventHubModel(plan.partitions);
+  // Each run is a new hub whose sequence numbers restart at 0, so the API must not remember the keys
+  // of the last one (in Azure a re-created hub needs a new key prefix: docs/your-own-downstream.md).
+  world.downstream.http?.forgetIdempotencyKeys();
   const host = new TriggerHostModel({
     functionName: FUNCTION_NAME,
     hub,

@@ -1,0 +1,108 @@
+import fc from 'fast-check';
+import { expect } from 'vitest';
+
+import { invariantViolations } from './invariants';
+import { applyOperatorFaults, operatorFaultsArbitrary } from './operatorFaults';
+import type { RedisWorld } from './redisWorld';
+import { runScenario, type ScenarioPlan } from './scenario';
+
+/** A fault window that starts while events are still being sent. */
+const windowDuring = (sendSeconds: number) =>
+  fc
+    .tuple(fc.integer({ min: 0, max: sendSeconds }), fc.integer({ min: 3, max: 90 }))
+    .map(([from, length]) => ({ from, to: from + length }));
+
+/**
+ * Random fault schedules: downstream outages, poison events, breaker-store (Redis) outages, crashes,
+ * approval delays, partition counts and batch sizes, an operator's forced reset at any moment and
+ * oversized control-character events (./operatorFaults).
+ */
+export const planArbitrary = fc
+  .record({
+    partitions: fc.integer({ min: 1, max: 4 }),
+    events: fc.integer({ min: 20, max: 300 }),
+    sendSeconds: fc.integer({ min: 5, max: 40 }),
+    homes: fc.integer({ min: 1, max: 20 }),
+    poisonEvery: fc.oneof(fc.constant(0), fc.integer({ min: 3, max: 15 })),
+    approveAfter: fc.integer({ min: 1, max: 200 }),
+  })
+  .chain((base) =>
+    fc.record({
+      base: fc.constant(base),
+      outages: fc.array(windowDuring(base.sendSeconds), { maxLength: 2 }),
+      crashes: fc.array(
+        fc.record({
+          at: fc.integer({ min: 0, max: base.sendSeconds }),
+          partition: fc.integer({ min: 0, max: 3 }),
+        }),
+        { maxLength: 2 },
+      ),
+      storeOutage: fc.option(windowDuring(base.sendSeconds), { nil: undefined }),
+      operator: operatorFaultsArbitrary(base.sendSeconds),
+    }),
+  );
+
+/**
+ * Runs `runs` random schedules against the whole app in `redisWorld` and checks after recovery: zero
+ * lost, partitions written in order, convergence per key, one orchestration per trip, trigger enabled,
+ * breaker CLOSED. Also checks that the schedules tripped the breaker and stopped the store at least once.
+ */
+export async function checkNoEventLost(
+  redisWorld: RedisWorld,
+  options: { readonly runs: number; readonly seed: number; readonly runPrefix: string },
+): Promise<void> {
+  const { world } = redisWorld;
+  let runNumber = 0;
+  let trips = 0;
+  let storeOutages = 0;
+  let forcedResets = 0;
+  await fc.assert(
+    fc.asyncProperty(planArbitrary, async (arbitrary) => {
+      const run = `${options.runPrefix}${++runNumber}`;
+      const { base, outages, crashes, storeOutage } = arbitrary;
+      const lastFault = Math.max(
+        0,
+        ...outages.map((o) => o.to),
+        ...crashes.map((c) => c.at),
+        storeOutage?.to ?? 0,
+      );
+      const plan: ScenarioPlan = {
+        ...base,
+        outages,
+        crashes,
+        run,
+        minSeconds: lastFault + 1,
+        maxSeconds: 2_000,
+        happenings: storeOutage
+          ? [
+              {
+                at: storeOutage.from,
+                what: 'Redis (breaker store) STOPPED',
+                run: () => redisWorld.stopRedis(),
+              },
+              {
+                at: storeOutage.to,
+                what: 'Redis (breaker store) RESTARTED, empty',
+                run: () => redisWorld.restartRedisEmpty(),
+              },
+            ]
+          : [],
+      };
+      const report = await runScenario(world, applyOperatorFaults(world, plan, arbitrary.operator));
+      const problems = await invariantViolations(world, report, run, {
+        storeLostTrips: storeOutage !== undefined,
+      });
+      trips += report.orchestrationIds.length;
+      forcedResets += report.timeline.filter((t) => t.what === 'operator FORCED reset').length;
+      storeOutages += report.timeline.filter((t) =>
+        t.what.startsWith('Redis (breaker store) STOPPED'),
+      ).length;
+      expect(problems, JSON.stringify(arbitrary)).toEqual([]);
+    }),
+    { numRuns: options.runs, seed: options.seed, endOnFailure: true },
+  );
+  // The schedules must actually exercise the breaker and the store outages, not only quiet runs.
+  expect(trips).toBeGreaterThan(0);
+  expect(storeOutages).toBeGreaterThan(0);
+  expect(forcedResets).toBeGreaterThan(0);
+}

@@ -1,0 +1,98 @@
+import { RestError } from '@azure/core-rest-pipeline';
+import { TableClient } from '@azure/data-tables';
+
+import type { SinkKind } from '../../../src/config/sinkSettings';
+import type { ActivitySink } from '../../../src/processing/activitySink';
+import { readingVersion, type SensorActivityRow } from '../../../src/processing/homeActivityTableSink';
+import type { Clock } from '../../../src/time/clock';
+import { type HttpDownstream, startHttpDownstream } from '../../support/httpDownstream';
+
+/** One successful sink write, as the downstream saw it. */
+export interface SinkWrite {
+  readonly partitionId: string;
+  readonly sequenceNumber: number;
+  readonly run: string;
+  readonly at: number;
+  /** `homeId/sensorId`: the key the sink orders by. */
+  readonly key: string;
+  /** The reading's version (newest wins). */
+  readonly version: string;
+}
+
+/**
+ * The downstream of a world: the real Table sink on Azurite (down = a 503 in front of it) or the real
+ * HTTP sink against a local HTTP API (down = the API resets every connection).
+ */
+export interface WorldDownstream {
+  readonly kind: SinkKind;
+  /** Settings that point the app at this downstream. */
+  readonly settings: Record<string, string>;
+  readonly http: HttpDownstream | undefined;
+  down: boolean;
+  /** Wraps the real sink: records each successful write (and, for table, fails while down). */
+  decorate(real: ActivitySink, writes: SinkWrite[], clock: Clock): ActivitySink;
+  /** The version the downstream holds for `homeId/sensorId`, read from the downstream itself. */
+  heldVersion(env: Record<string, string>, key: string): Promise<string | undefined>;
+  close(): Promise<void>;
+}
+
+export async function startWorldDownstream(kind: SinkKind): Promise<WorldDownstream> {
+  const http = kind === 'http' ? await startHttpDownstream() : undefined;
+  let down = false;
+  let table: TableClient | undefined;
+  const unavailable = () => new RestError('downstream unavailable', { statusCode: 503 });
+  return {
+    kind,
+    http,
+    settings: http
+      ? {
+          SINK: 'http',
+          SINK_HTTP_URL: http.url,
+          SINK_HTTP_HEALTH_URL: http.healthUrl,
+          SINK_HTTP_TIMEOUT_MS: '5000',
+        }
+      : { SINK: 'table' },
+    get down() {
+      return down;
+    },
+    set down(value: boolean) {
+      down = value;
+      if (http) http.mode = { kind: value ? 'down' : 'up' };
+    },
+    decorate: (real, writes, clock) => ({
+      write: async (reading, event, signal) => {
+        if (down && !http) throw unavailable();
+        const result = await real.write(reading, event, signal);
+        writes.push({
+          partitionId: event.partitionId ?? '?',
+          sequenceNumber: event.sequenceNumber ?? -1,
+          run: String(event.properties.run),
+          at: clock.now(),
+          key: `${reading.homeId}/${reading.sensorId}`,
+          version: readingVersion(reading, event),
+        });
+        return result;
+      },
+      probe: async (signal) => {
+        if (down && !http) throw unavailable();
+        await real.probe(signal);
+      },
+    }),
+    heldVersion: async (env, key) => {
+      const [homeId = '', sensorId = ''] = key.split('/');
+      if (http) return http.held(homeId, sensorId)?.body.version;
+      table ??= TableClient.fromConnectionString(env.AzureWebJobsStorage ?? '', env.SINK_TABLE_NAME ?? '', {
+        allowInsecureConnection: true,
+      });
+      try {
+        return (await table.getEntity<SensorActivityRow>(homeId, sensorId)).version;
+      } catch (error) {
+        if (error instanceof RestError && error.statusCode === 404) return undefined;
+        throw error;
+      }
+    },
+    close: async () => {
+      await http?.close();
+    },
+  };
+}
