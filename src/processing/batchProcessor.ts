@@ -1,13 +1,27 @@
 import type { Clock } from '../time/clock';
 import type { ActivitySink } from './activitySink';
+import { decideBatch, defaultOutageHandling, type OutageHandling, type PlannedLetter } from './batchDecision';
 import type { BreakerGate, BreakerTrippedHandler, FailureSample } from './breakerGate';
 import { classifyError } from './classifyError';
 import type { DeadLetter, DeadLetterReason, DeadLetterStore } from './deadLetter';
-import { decodeReading } from './decodeReading';
-import { CircuitOpenError, DeadLetterWriteError, ensureError, isPoisonEventError } from './errors';
+import {
+  BatchHeldError,
+  CircuitOpenError,
+  DeadLetterWriteError,
+  ensureError,
+  type HoldReason,
+  isBatchHeldError,
+  isCircuitOpenError,
+  isDeadLetterWriteError,
+} from './errors';
+import type { EventOutcome } from './eventOutcome';
 import { attemptWithRetry, type EventRetryOptions, makeEventRetryPolicy } from './eventRetry';
 import type { Logger } from './logger';
+import type { PartitionProgress } from './partitionProgress';
 import { eventKey, type ReceivedEvent } from './receivedEvent';
+import { tryEventsInOrder, type WriteAttempt } from './tryEventsInOrder';
+
+export type { EventOutcome } from './eventOutcome';
 
 export interface BatchProcessorDeps {
   readonly functionName: string;
@@ -17,6 +31,10 @@ export interface BatchProcessorDeps {
   readonly clock: Clock;
   readonly retry: EventRetryOptions;
   readonly batchDeadlineMs: number;
+  /** Hold, isolate and fail fast (issue 14); defaults to `defaultOutageHandling`. */
+  readonly outage?: OutageHandling;
+  /** Held batches and re-runs per partition, for the status page; optional. */
+  readonly progress?: PartitionProgress;
 }
 
 export interface BatchContext {
@@ -24,30 +42,17 @@ export interface BatchContext {
   readonly logger: Logger;
   /**
    * True on the last run a finite host retry policy allows: throwing now would let the checkpoint
-   * advance, so failures are dead-lettered even while the circuit is open.
+   * advance, so what is still held is dead-lettered instead.
    */
   readonly finalAttempt: boolean;
+  /** The host's re-run count of this batch (`retryContext.retryCount`); 0 (the first run) when absent. */
+  readonly rerun?: number;
   /**
    * The "breaker tripped" seam: called when this batch's failures tripped the breaker. A failure here
    * is logged, not thrown: the watchdog starts the orchestration for an OPEN trip that has none.
    */
   readonly onTripped?: BreakerTrippedHandler;
 }
-
-export type EventOutcome =
-  | {
-      readonly status: 'processed';
-      readonly event: ReceivedEvent;
-      readonly applied: boolean;
-      readonly attempts: number;
-    }
-  | { readonly status: 'poison'; readonly event: ReceivedEvent; readonly error: Error }
-  | {
-      readonly status: 'failed';
-      readonly event: ReceivedEvent;
-      readonly error: Error;
-      readonly attempts: number;
-    };
 
 export interface BatchResult {
   readonly processed: number;
@@ -61,41 +66,27 @@ export type BatchProcessor = (
 ) => Promise<BatchResult>;
 
 /**
- * The per-invocation algorithm of design section 4. Returns normally only when every event is
- * processed or dead-lettered (G1); otherwise throws CircuitOpenError or DeadLetterWriteError so the
- * host's retry policy holds the batch behind an un-advanced checkpoint.
+ * The per-invocation algorithm (README "How it works"). Returns normally only when every event is
+ * processed or dead-lettered (G1); otherwise throws BatchHeldError, CircuitOpenError or
+ * DeadLetterWriteError so the host's retry policy re-runs the batch behind an un-advanced checkpoint.
+ * The decision is `decideBatch` (pure); this function does the I/O around it.
  */
 export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
   const policy = makeEventRetryPolicy(deps.retry);
+  const handling = deps.outage ?? defaultOutageHandling;
+  // Instance-wide: a write accepted for any partition during a run is evidence the downstream is up.
+  let lastSinkSuccessAt = Number.NEGATIVE_INFINITY;
 
-  const processOne = async (event: ReceivedEvent, deadlineAt: number): Promise<EventOutcome> => {
-    let reading;
-    try {
-      reading = decodeReading(event.body);
-    } catch (error) {
-      return { status: 'poison', event, error: ensureError(error) };
-    }
-    const remainingMs = deadlineAt - deps.clock.now();
-    if (remainingMs <= 0) {
-      return {
-        status: 'failed',
-        event,
-        error: new Error('batch deadline passed before this event was tried'),
-        attempts: 0,
-      };
-    }
+  const write: WriteAttempt = async (reading, event, remainingMs) => {
     const result = await attemptWithRetry(policy, remainingMs, (signal) =>
       deps.sink.write(reading, event, signal),
     );
-    if (result.ok)
-      return { status: 'processed', event, applied: result.value === 'applied', attempts: result.attempts };
-    const error = ensureError(result.error);
-    // The sink calling the event itself invalid is a poison event, not an outage.
-    if (isPoisonEventError(error)) return { status: 'poison', event, error };
-    return { status: 'failed', event, error, attempts: result.attempts };
+    if (!result.ok) return result;
+    lastSinkSuccessAt = deps.clock.now();
+    return { ok: true, applied: result.value === 'applied', attempts: result.attempts };
   };
 
-  return async (events, context) => {
+  const run = async (events: readonly ReceivedEvent[], context: BatchContext): Promise<BatchResult> => {
     const gate = await deps.breaker.check();
     if (gate.open) {
       if (!context.finalAttempt) {
@@ -113,43 +104,91 @@ export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
       return { processed: 0, deadLettered: letters.length, outcomes: [] };
     }
 
-    const deadlineAt = deps.clock.now() + deps.batchDeadlineMs;
-    const outcomes: EventOutcome[] = [];
-    // In order: within a partition, processed events must reach the sink in sequence order (G2).
-    for (const event of events) outcomes.push(await processOne(event, deadlineAt));
+    const startedAt = deps.clock.now();
+    const outcomes = await tryEventsInOrder(events, write, {
+      failFastAfter: handling.failFastAfter,
+      deadlineAt: startedAt + deps.batchDeadlineMs,
+      now: () => deps.clock.now(),
+    });
 
-    const failed = outcomes.filter((o) => o.status === 'failed');
-    const poison = outcomes.filter((o) => o.status === 'poison');
-    if (failed.length > 0) {
-      const samples: FailureSample[] = failed.map((o) => ({
-        eventKey: eventKey(o.event),
-        kind: classifyError(o.error),
-        message: o.error.message,
-      }));
-      const { open, tripId, tripped, failuresInWindow } = await deps.breaker.recordFailures(samples);
+    // Events not tried count too: the window sees the whole batch fail, as when every event was tried.
+    const failures = outcomes.flatMap(toFailureSample);
+    let circuitOpen = false;
+    if (failures.length > 0) {
+      const { open, tripId, tripped, failuresInWindow } = await deps.breaker.recordFailures(failures);
       if (tripped && tripId !== undefined) await notifyTripped(context, tripId, failuresInWindow);
-      if (open && !context.finalAttempt) {
+      circuitOpen = open;
+      if (open && handling.policy === 'dead-letter' && !context.finalAttempt) {
         throw new CircuitOpenError(
-          `circuit is open after ${failed.length} failure(s) in this batch: holding the batch for a later re-run`,
+          `circuit is open after ${failures.length} failure(s) in this batch: holding the batch for a later re-run`,
           tripId,
         );
       }
     }
 
-    const letters = [
-      ...poison.map((o) => toDeadLetter(deps, context, o.event, 'poison', o.error, 0)),
-      ...failed.map((o) => toDeadLetter(deps, context, o.event, 'failed', o.error, o.attempts)),
-    ];
-    await writeDeadLetters(deps, letters, context);
-    for (const o of poison)
-      context.logger.warn(`dead-lettered poison event ${eventKey(o.event)}: ${o.error.message}`);
-    for (const o of failed) {
-      context.logger.warn(
-        `dead-lettered failed event ${eventKey(o.event)} after ${o.attempts} attempt(s): ${o.error.message}`,
-      );
+    const decision = decideBatch(outcomes, {
+      handling,
+      rerun: context.rerun ?? 0,
+      finalAttempt: context.finalAttempt,
+      downstreamSeenUp: outcomes.some((o) => o.status === 'processed') || lastSinkSuccessAt >= startedAt,
+      circuitOpen,
+    });
+    if (decision.action === 'hold') {
+      if (decision.reason === 'circuit-open') throw new CircuitOpenError(decision.why, gate.tripId);
+      throw new BatchHeldError(`holding the batch: ${decision.why}`, decision.reason);
     }
+
+    const letters = decision.letters.map((l) => plannedToDeadLetter(deps, context, l));
+    await writeDeadLetters(deps, letters, context);
+    logDeadLetters(context.logger, decision.letters);
     return { processed: outcomes.length - letters.length, deadLettered: letters.length, outcomes };
   };
+
+  return async (events, context) => {
+    const report = (outcome: 'completed' | HoldReason) =>
+      deps.progress?.ran({
+        partitionId: events[0]?.partitionId,
+        firstSequence: events[0]?.sequenceNumber,
+        rerun: context.rerun ?? 0,
+        outcome,
+      });
+    try {
+      const result = await run(events, context);
+      report('completed');
+      return result;
+    } catch (error) {
+      const reason = holdReasonOf(error);
+      if (reason !== undefined) report(reason);
+      throw error;
+    }
+  };
+}
+
+function holdReasonOf(error: unknown): HoldReason | undefined {
+  if (isBatchHeldError(error)) return error.reason;
+  if (isCircuitOpenError(error)) return 'circuit-open';
+  if (isDeadLetterWriteError(error)) return 'dead-letter-store';
+  return undefined;
+}
+
+function toFailureSample(o: EventOutcome): FailureSample[] {
+  if (o.status === 'failed')
+    return [{ eventKey: eventKey(o.event), kind: classifyError(o.error), message: o.error.message }];
+  if (o.status === 'untried')
+    return [{ eventKey: eventKey(o.event), kind: 'transient', message: `not tried: ${o.why}` }];
+  return [];
+}
+
+function logDeadLetters(logger: Logger, letters: readonly PlannedLetter[]) {
+  const exhausted = letters.filter((l) => l.reason === 'retries-exhausted').length;
+  if (exhausted > 0)
+    logger.error(`host retries exhausted while the batch was held: dead-lettered ${exhausted} event(s)`);
+  for (const { outcome: o, reason } of letters) {
+    if (reason === 'retries-exhausted') continue;
+    const attempts = o.status === 'failed' ? ` after ${o.attempts} attempt(s)` : '';
+    const message = o.status === 'untried' ? `not tried: ${o.why}` : o.error.message;
+    logger.warn(`dead-lettered ${reason} event ${eventKey(o.event)}${attempts}: ${message}`);
+  }
 }
 
 async function notifyTripped(context: BatchContext, tripId: string, failuresInWindow: number | undefined) {
@@ -181,6 +220,13 @@ async function writeDeadLetters(
       cause,
     });
   }
+}
+
+function plannedToDeadLetter(deps: BatchProcessorDeps, context: BatchContext, letter: PlannedLetter) {
+  const o = letter.outcome;
+  const error = o.status === 'untried' ? new Error(`not tried: ${o.why}`) : o.error;
+  const attempts = o.status === 'failed' ? o.attempts : 0;
+  return toDeadLetter(deps, context, o.event, letter.reason, error, attempts);
 }
 
 function toDeadLetter(
