@@ -106,6 +106,12 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
     batchDeadlineMs: config.processing.batchDeadlineMs,
     outage: config.processing.outage,
     progress,
+    // The nominal delays of the host retry policy registered on the trigger (the host adds ±20 % jitter).
+    nextRerunDelayMs: (rerun) =>
+      Math.min(
+        config.triggerRetry.minimumIntervalSeconds * 2 ** rerun,
+        config.triggerRetry.maximumIntervalSeconds,
+      ) * 1000,
   });
   const { getCredential: _ignored, ...notifyAndControl } = options.notifyAndControl ?? {};
   return {

@@ -1,8 +1,8 @@
 import type { Clock } from '../time/clock';
 import type { ActivitySink } from './activitySink';
 import { decideBatch, defaultOutageHandling, type OutageHandling, type PlannedLetter } from './batchDecision';
-import type { BreakerGate, BreakerTrippedHandler, FailureSample } from './breakerGate';
-import { classifyError } from './classifyError';
+import { failureSamples, heldFailureWeight, logDeadLetters, weighted } from './batchFailures';
+import type { BreakerGate, BreakerTrippedHandler } from './breakerGate';
 import type { DeadLetter, DeadLetterReason, DeadLetterStore } from './deadLetter';
 import {
   BatchHeldError,
@@ -18,7 +18,7 @@ import type { EventOutcome } from './eventOutcome';
 import { attemptWithRetry, type EventRetryOptions, makeEventRetryPolicy } from './eventRetry';
 import type { Logger } from './logger';
 import type { PartitionProgress } from './partitionProgress';
-import { eventKey, type ReceivedEvent } from './receivedEvent';
+import type { ReceivedEvent } from './receivedEvent';
 import { tryEventsInOrder, type WriteAttempt } from './tryEventsInOrder';
 
 export type { EventOutcome } from './eventOutcome';
@@ -35,6 +35,8 @@ export interface BatchProcessorDeps {
   readonly outage?: OutageHandling;
   /** Held batches and re-runs per partition, for the status page; optional. */
   readonly progress?: PartitionProgress;
+  /** The host's delay before re-run `n + 1` of a batch held on re-run `n` (weights held failures). */
+  readonly nextRerunDelayMs?: (rerun: number) => number;
 }
 
 export interface BatchContext {
@@ -111,28 +113,32 @@ export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
       now: () => deps.clock.now(),
     });
 
-    // Events not tried count too: the window sees the whole batch fail, as when every event was tried.
-    const failures = outcomes.flatMap(toFailureSample);
-    let circuitOpen = false;
-    if (failures.length > 0) {
-      const { open, tripId, tripped, failuresInWindow } = await deps.breaker.recordFailures(failures);
-      if (tripped && tripId !== undefined) await notifyTripped(context, tripId, failuresInWindow);
-      circuitOpen = open;
-      if (open && handling.policy === 'dead-letter' && !context.finalAttempt) {
-        throw new CircuitOpenError(
-          `circuit is open after ${failures.length} failure(s) in this batch: holding the batch for a later re-run`,
-          tripId,
-        );
-      }
-    }
-
-    const decision = decideBatch(outcomes, {
+    const situation = {
       handling,
       rerun: context.rerun ?? 0,
       finalAttempt: context.finalAttempt,
       downstreamSeenUp: outcomes.some((o) => o.status === 'processed') || lastSinkSuccessAt >= startedAt,
-      circuitOpen,
-    });
+      circuitOpen: false,
+    };
+    // Events not tried count too, and a batch held because nothing gets through counts for the time it
+    // waits (batchFailures.ts): the window sees the outage as it did when every event was tried.
+    const samples = failureSamples(outcomes);
+    let decision = decideBatch(outcomes, situation);
+    if (samples.length > 0) {
+      const asOutage = decision.action === 'hold' && decision.reason === 'outage';
+      const weight = heldFailureWeight(asOutage, deps.nextRerunDelayMs?.(situation.rerun));
+      const { open, tripId, tripped, failuresInWindow } = await deps.breaker.recordFailures(
+        weighted(samples, weight),
+      );
+      if (tripped && tripId !== undefined) await notifyTripped(context, tripId, failuresInWindow);
+      if (open && handling.policy === 'dead-letter' && !context.finalAttempt) {
+        throw new CircuitOpenError(
+          `circuit is open after ${samples.length} failure(s) in this batch: holding the batch for a later re-run`,
+          tripId,
+        );
+      }
+      if (open) decision = decideBatch(outcomes, { ...situation, circuitOpen: true });
+    }
     if (decision.action === 'hold') {
       if (decision.reason === 'circuit-open') throw new CircuitOpenError(decision.why, gate.tripId);
       throw new BatchHeldError(`holding the batch: ${decision.why}`, decision.reason);
@@ -169,26 +175,6 @@ function holdReasonOf(error: unknown): HoldReason | undefined {
   if (isCircuitOpenError(error)) return 'circuit-open';
   if (isDeadLetterWriteError(error)) return 'dead-letter-store';
   return undefined;
-}
-
-function toFailureSample(o: EventOutcome): FailureSample[] {
-  if (o.status === 'failed')
-    return [{ eventKey: eventKey(o.event), kind: classifyError(o.error), message: o.error.message }];
-  if (o.status === 'untried')
-    return [{ eventKey: eventKey(o.event), kind: 'transient', message: `not tried: ${o.why}` }];
-  return [];
-}
-
-function logDeadLetters(logger: Logger, letters: readonly PlannedLetter[]) {
-  const exhausted = letters.filter((l) => l.reason === 'retries-exhausted').length;
-  if (exhausted > 0)
-    logger.error(`host retries exhausted while the batch was held: dead-lettered ${exhausted} event(s)`);
-  for (const { outcome: o, reason } of letters) {
-    if (reason === 'retries-exhausted') continue;
-    const attempts = o.status === 'failed' ? ` after ${o.attempts} attempt(s)` : '';
-    const message = o.status === 'untried' ? `not tried: ${o.why}` : o.error.message;
-    logger.warn(`dead-lettered ${reason} event ${eventKey(o.event)}${attempts}: ${message}`);
-  }
 }
 
 async function notifyTripped(context: BatchContext, tripId: string, failuresInWindow: number | undefined) {

@@ -91,8 +91,9 @@ const context = (overrides: Partial<BatchContext> = {}): BatchContext => ({
   ...overrides,
 });
 const MAX_ATTEMPTS = 2;
-const processor = (sink: ActivitySink, gate: BreakerGate) =>
+const processor = (sink: ActivitySink, gate: BreakerGate, nextRerunDelayMs?: (rerun: number) => number) =>
   makeBatchProcessor({
+    ...(nextRerunDelayMs ? { nextRerunDelayMs } : {}),
     functionName: 'ProcessSensorEvents',
     sink,
     deadLetters: deadLetters(),
@@ -141,6 +142,27 @@ describe('an outage holds the batch instead of dead-lettering it', () => {
     await expect(processor(sink, gate)(batchOf(100), context())).rejects.toMatchObject(held);
     expect(recorded.flat()).toHaveLength(100);
     expect(new Set(recorded.flat().map((f) => f.eventKey)).size).toBe(100);
+  });
+
+  it('while nothing gets through, each held event counts once per second until the next re-run', async () => {
+    const { sink } = scriptedSink(() => unavailable());
+    const { gate, recorded } = recordingGate();
+    const delays = (rerun: number) => Math.min(5_000 * 2 ** rerun, 30_000);
+    const run = processor(sink, gate, delays);
+    await expect(run(batchOf(10), context({ rerun: 0 }))).rejects.toMatchObject(held);
+    await expect(run(batchOf(10), context({ rerun: 1 }))).rejects.toMatchObject(held);
+    expect(recorded.map((r) => r.length)).toEqual([10 * 5, 10 * 10]);
+    // The trip's sample (the stores keep the last few) still lists distinct events.
+    expect(new Set(recorded[0]!.slice(-5).map((f) => f.eventKey)).size).toBe(5);
+  });
+
+  it('when the downstream took other writes, each failure counts once', async () => {
+    const { sink } = scriptedSink((r) => (r.sensorId === 's4' ? unavailable() : undefined));
+    const { gate, recorded } = recordingGate();
+    await expect(
+      processor(sink, gate, () => 30_000)(batchOf(10), context({ rerun: 0 })),
+    ).rejects.toMatchObject(held);
+    expect(recorded.map((r) => r.length)).toEqual([1]);
   });
 
   it('a success resets the run of failures: scattered failures do not stop the batch', async () => {
