@@ -54,7 +54,7 @@ export function makeBlobQueueDeadLetterStore(
     });
     let message: DeadLetterMessage = toMessage(letter, blobName, letter.event.properties);
     if (Buffer.byteLength(JSON.stringify(message)) > MAX_MESSAGE_JSON_BYTES) {
-      const propertiesBlobName = `${blobName}.properties.json`;
+      const propertiesBlobName = `${blobName}${PROPERTIES_SUFFIX}`;
       await container
         .getBlockBlobClient(propertiesBlobName)
         .uploadData(Buffer.from(JSON.stringify(letter.event.properties)), {
@@ -88,6 +88,19 @@ export function deadLetterBlobName(letter: DeadLetter): string {
   // Without metadata there is no stable identity: a unique name, so nothing is overwritten.
   return `${letter.functionName}/unknown/${letter.deadLetteredAt}-${randomUUID()}`;
 }
+
+/** A dead letter's body blob name, read back: its partition's folder and its sequence number. */
+export function parseDeadLetterBlobName(
+  name: string,
+): { readonly folder: string; readonly sequenceNumber: number } | undefined {
+  const match = /^(.+\/p[^/]+\/)(\d{16})$/.exec(name);
+  return match?.[1] === undefined || match[2] === undefined
+    ? undefined
+    : { folder: match[1], sequenceNumber: Number(match[2]) };
+}
+
+/** Suffix of the blob holding properties too large for the queue message. */
+export const PROPERTIES_SUFFIX = '.properties.json';
 
 function toMessage(
   letter: DeadLetter,

@@ -10,6 +10,7 @@ import type { ReceivedEvent } from '../processing/receivedEvent';
 import type { Clock } from '../time/clock';
 import type { DeadLetterArchive } from './deadLetterArchive';
 import { parseDeadLetterMessage } from './deadLetterMessageSchema';
+import { redriveEarlier } from './redriveEarlier';
 import type { RedriveDeferral } from './redriveDeferral';
 
 export interface RedriveDeps {
@@ -49,6 +50,11 @@ export type RedriveOutcome = 'redriven' | 'already-redriven' | 'deferred' | 'par
  * its message is saved beside the body blob and the queue message completes. Nothing is lost and the
  * queue does not loop; an operator re-queues the parked record after a fix (see docs/operator.md).
  * A queue message that is not a dead letter at all throws and ends in the poison queue.
+ *
+ * Order (issue 14): before its own event, a redrive writes the earlier pending dead letters of the same
+ * partition, oldest first (`redriveEarlier`), so a key's dead letters reach the sink in sequence order
+ * whatever order the queue delivers them in; the sink's newest-wins rule keeps a redriven event from
+ * overwriting a newer state that normal processing wrote meanwhile.
  */
 export function makeRedriveHandler(deps: RedriveDeps): StorageQueueHandler {
   const policy = makeEventRetryPolicy(deps.retry);
@@ -70,6 +76,20 @@ export function makeRedriveHandler(deps: RedriveDeps): StorageQueueHandler {
       reading = decodeReading(body);
     } catch (error) {
       return park(deps, context, message, ensureError(error).message);
+    }
+    // A key's events reach the sink in sequence order: earlier pending dead letters of the partition first.
+    const earlier = await redriveEarlier({ ...deps, policy }, message, context);
+    if (earlier.status === 'failed') {
+      throw new RedriveFailedError(
+        `an earlier dead letter of partition ${message.partitionId ?? '?'} (${earlier.blobName}) still fails, ` +
+          `so this one waits to keep the key's order: ${earlier.error.message}`,
+        { cause: earlier.error },
+      );
+    }
+    if (earlier.status === 'more') {
+      await deps.defer(message, deps.deferSeconds);
+      context.log(`dead letter ${message.blobName} deferred: earlier dead letters of its partition go first`);
+      return 'deferred';
     }
     const event = toReceivedEvent(message, body);
     const result = await attemptWithRetry(policy, deps.deadlineMs, (signal) =>

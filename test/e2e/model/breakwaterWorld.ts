@@ -9,6 +9,7 @@ import { bindingOfType, invokeRpc } from '../../support/fakeFunctionsCore';
 import { type FunctionsHttpServer, startFunctionsHttpServer } from '../../support/functionsHttpServer';
 import { makeSelfSignedCert } from '../../support/selfSignedCert';
 import { type SmtpSink, startSmtpSink } from '../../support/smtpSink';
+import type { Downstream, SinkCall, WriteRefusal } from './downstream';
 import { DurableBackend } from './durableBackend';
 import { SimClock } from './simClock';
 
@@ -46,7 +47,7 @@ export interface WorldOptions {
 export class BreakwaterWorld {
   private constructor(
     readonly clock: SimClock,
-    private readonly downstream: { down: boolean },
+    private readonly downstream: Downstream,
     readonly writes: SinkWrite[],
     readonly env: Record<string, string>,
     readonly runtime: Runtime,
@@ -64,9 +65,19 @@ export class BreakwaterWorld {
     this.downstream.down = down;
   }
 
+  /** Every call the downstream received, in order. */
+  get sinkCalls(): readonly SinkCall[] {
+    return this.downstream.calls;
+  }
+
+  /** A downstream fault besides the outage, e.g. one event it always refuses; undefined = none. */
+  set refuseWrites(refuse: WriteRefusal | undefined) {
+    this.downstream.refuse = refuse;
+  }
+
   static async create(options: WorldOptions): Promise<BreakwaterWorld> {
     const clock = new SimClock(Date.UTC(2026, 0, 1));
-    const downstream = { down: false };
+    const downstream: Downstream = { down: false, refuse: undefined, calls: [] };
     const cert = makeSelfSignedCert();
     const arm = await startArmServer(cert, site);
     arm.setSettings({ FUNCTIONS_WORKER_RUNTIME: 'node', UNRELATED_SETTING: 'kept' });
@@ -105,7 +116,14 @@ export class BreakwaterWorld {
       clock,
       decorateSink: (real) => ({
         write: async (reading, event, signal) => {
+          downstream.calls.push({
+            at: clock.now(),
+            down: downstream.down,
+            run: String(event.properties.run),
+          });
           if (downstream.down) throw new RestError('downstream unavailable', { statusCode: 503 });
+          const refused = downstream.refuse?.(reading, event);
+          if (refused) throw refused;
           const result = await real.write(reading, event, signal);
           writes.push({
             partitionId: event.partitionId ?? '?',
