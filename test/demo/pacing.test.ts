@@ -61,12 +61,14 @@ describe('live view lines', () => {
         processedPerSecond: 0,
         backlog: 130,
         failuresInWindow: 25,
+        heldBatches: 16,
+        maxRerun: 3,
         state: 'OPEN',
         listening: false,
         downstreamDown: true,
       }),
     ).toBe(
-      '  t+25s  sent   650  processed/s    0  backlog   130  failures in window  25  breaker OPEN       trigger DISABLED  downstream DOWN',
+      '  t+25s  sent   650  processed/s    0  backlog   130  failures in window  25  held 16 (re-run  3)  breaker OPEN       trigger DISABLED  downstream DOWN',
     );
   });
 });
