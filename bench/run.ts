@@ -8,6 +8,7 @@ import os from 'node:os';
 
 import { startAzurite, startRedis } from '../test/support/localServices';
 import type { BenchContext, BenchSection } from './benchSection';
+import { outageSection } from './outageSection';
 import { pipelineSection } from './pipelineSection';
 import { processingSection } from './processingSection';
 import { redisMemorySection } from './redisMemorySection';
@@ -20,6 +21,7 @@ const sections: readonly BenchSection[] = [
   tableRecordSection,
   processingSection,
   pipelineSection,
+  outageSection,
 ];
 
 function machine(): string {

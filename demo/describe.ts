@@ -55,7 +55,7 @@ export function describeEntry(entry: TimelineEntry, ctx: EntryContext): string |
       return line(
         '!!',
         `TRIPPED: breaker OPEN at ${ctx.failuresAtTrip ?? '?'} failures in window ` +
-          `(limit ${b.threshold} in ${b.windowSeconds} s): every instance now holds its batch instead of dead-lettering it`,
+          `(limit ${b.threshold} in ${b.windowSeconds} s): every instance now holds its batch without calling the downstream`,
       );
     case TIMELINE.disabled:
       return line(

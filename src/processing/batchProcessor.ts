@@ -75,12 +75,13 @@ export type BatchProcessor = (
  */
 export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
   const policy = makeEventRetryPolicy(deps.retry);
+  const oneAttempt = makeEventRetryPolicy({ ...deps.retry, maxAttempts: 1 });
   const handling = deps.outage ?? defaultOutageHandling;
   // Instance-wide: a write accepted for any partition during a run is evidence the downstream is up.
   let lastSinkSuccessAt = Number.NEGATIVE_INFINITY;
 
-  const write: WriteAttempt = async (reading, event, remainingMs) => {
-    const result = await attemptWithRetry(policy, remainingMs, (signal) =>
+  const write: WriteAttempt = async (reading, event, remainingMs, retry) => {
+    const result = await attemptWithRetry(retry ? policy : oneAttempt, remainingMs, (signal) =>
       deps.sink.write(reading, event, signal),
     );
     if (!result.ok) return result;

@@ -5,11 +5,15 @@ import type { EventOutcome } from './eventOutcome';
 import type { ReceivedEvent } from './receivedEvent';
 import type { SensorReading } from './sensorReading';
 
-/** Writes one decoded event with the per-event retry; `remainingMs` bounds the attempts. */
+/**
+ * Writes one decoded event; `remainingMs` bounds the attempts. `retry` false: one attempt only, the
+ * per-event retry is skipped.
+ */
 export type WriteAttempt = (
   reading: SensorReading,
   event: ReceivedEvent,
   remainingMs: number,
+  retry: boolean,
 ) => Promise<
   { ok: true; applied: boolean; attempts: number } | { ok: false; error: unknown; attempts: number }
 >;
@@ -26,6 +30,8 @@ export interface InOrderOptions {
  * order). Poison is found without I/O, so it is told apart even in events not tried. After
  * `failFastAfter` outage-like failures in a row (an event-specific refusal or a success resets the run)
  * the rest are not tried on this run: the downstream is evidently down and the batch will be held.
+ * While such a run lasts, the next events get one attempt each: the first event's retries have just
+ * shown the downstream down, and retrying each of them too would only hammer it.
  */
 export async function tryEventsInOrder(
   events: readonly ReceivedEvent[],
@@ -49,7 +55,8 @@ export async function tryEventsInOrder(
       outcomes.push({ status: 'untried', event, why: stopped });
       continue;
     }
-    const outcome = toOutcome(event, await write(reading, event, remainingMs));
+    const retry = options.failFastAfter === 0 || inARow === 0;
+    const outcome = toOutcome(event, await write(reading, event, remainingMs, retry));
     outcomes.push(outcome);
     inARow = outcome.status === 'failed' && outcome.scope === 'outage' ? inARow + 1 : 0;
     if (options.failFastAfter > 0 && inARow >= options.failFastAfter)

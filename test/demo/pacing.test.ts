@@ -44,7 +44,7 @@ describe('live view lines', () => {
 
   it('explains the trip, the disabled trigger and skips the initial CLOSED', () => {
     expect(describeEntry({ second: 20, what: 'breaker OPEN' }, ctx)).toBe(
-      '  t+20s  !! TRIPPED: breaker OPEN at 25 failures in window (limit 20 in 10 s): every instance now holds its batch instead of dead-lettering it',
+      '  t+20s  !! TRIPPED: breaker OPEN at 25 failures in window (limit 20 in 10 s): every instance now holds its batch without calling the downstream',
     );
     expect(describeEntry({ second: 21, what: 'trigger DISABLED (listener stopped)' }, ctx)).toContain(
       'AzureWebJobs.ProcessSensorEvents.Disabled=true',
