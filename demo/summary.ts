@@ -72,8 +72,7 @@ export const exitCodeOf = (summary: DemoSummary): number => (summary.lost === 0 
 
 const reasonNotes: Readonly<Record<string, string>> = {
   poison: ' (not a valid reading)',
-  failed:
-    ' (outage failures dead-lettered while CLOSED, OUTAGE_POLICY=dead-letter only; or refused as this event)',
+  failed: ' (the sink refused the event itself; outage failures only with OUTAGE_POLICY=dead-letter)',
   isolated: ' (failed alone after the set number of re-runs)',
   'retries-exhausted': ' (a finite host retry count ran out while held)',
 };
