@@ -62,7 +62,7 @@ function reading(i: number, now: number): Buffer {
  * Registers the guarded trigger under its own name for one runtime, through the real programming model,
  * with the production handler factory and retry policy (no durable client: nothing trips on the happy path).
  */
-async function register(functionName: string, runtime: Runtime): Promise<void> {
+export async function register(functionName: string, runtime: Runtime): Promise<void> {
   const { makeProcessHandler } = await import('../src/functions/processSensorEvents');
   const retry = runtime.config.triggerRetry;
   // `dataType` is a binding property the library passes through but does not type (as in the app).

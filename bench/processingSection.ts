@@ -26,14 +26,16 @@ const WARMUP = 15;
 /**
  * The same sink for every configuration: an in-memory view behind one event-loop turn per write, so a
  * batch costs what the processor and the breaker cost and not the noise of a shared local Azurite.
- * Homes named `down-*` fail at once with a permanent error (no retry delays in the figure).
+ * Homes named `down-*` are refused at once with a 422 (about the event: dead-lettered, not retried, so
+ * no retry delays in the figure and no held batch).
  */
 function benchSink(): ActivitySink {
   const view = new Map<string, number>();
   return {
     write: async (reading, event) => {
       await nextTurn();
-      if (reading.homeId.startsWith('down-')) throw new Error('sink rejected the write (bench)');
+      if (reading.homeId.startsWith('down-'))
+        throw Object.assign(new Error('sink rejected the write (bench)'), { statusCode: 422 });
       view.set(`${reading.homeId}/${reading.sensorId}`, event.sequenceNumber ?? 0);
       return 'applied';
     },

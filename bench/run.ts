@@ -9,6 +9,7 @@ import os from 'node:os';
 import { startAzurite } from '../sim/services/azurite';
 import { startRedis } from '../sim/services/redis';
 import type { BenchContext, BenchSection } from './benchSection';
+import { outageSection } from './outageSection';
 import { pipelineSection } from './pipelineSection';
 import { processingSection } from './processingSection';
 import { redisMemorySection } from './redisMemorySection';
@@ -21,6 +22,7 @@ const sections: readonly BenchSection[] = [
   tableRecordSection,
   processingSection,
   pipelineSection,
+  outageSection,
 ];
 
 function machine(): string {

@@ -8,6 +8,9 @@ export interface Status {
   readonly processedPerSecond: number;
   readonly backlog: number;
   readonly failuresInWindow: number;
+  /** Partitions whose batch is held now, and the most re-runs among them (the app's own view). */
+  readonly heldBatches: number;
+  readonly maxRerun: number;
   readonly state: string;
   readonly listening: boolean;
   readonly downstreamDown: boolean;
@@ -22,6 +25,7 @@ export function formatStatus(s: Status): string {
     `processed/s ${String(Math.round(s.processedPerSecond)).padStart(4)}`,
     `backlog ${String(s.backlog).padStart(5)}`,
     `failures in window ${String(s.failuresInWindow).padStart(3)}`,
+    `held ${String(s.heldBatches).padStart(2)} (re-run ${String(s.maxRerun).padStart(2)})`,
     `breaker ${s.state.padEnd(9)}`,
     `trigger ${s.listening ? 'enabled ' : 'DISABLED'}`,
     `downstream ${s.downstreamDown ? 'DOWN' : 'up'}`,
@@ -51,7 +55,7 @@ export function describeEntry(entry: TimelineEntry, ctx: EntryContext): string |
       return line(
         '!!',
         `TRIPPED: breaker OPEN at ${ctx.failuresAtTrip ?? '?'} failures in window ` +
-          `(limit ${b.threshold} in ${b.windowSeconds} s): every instance now holds its batch instead of dead-lettering it`,
+          `(limit ${b.threshold} in ${b.windowSeconds} s): every instance now holds its batch without calling the downstream`,
       );
     case TIMELINE.disabled:
       return line(

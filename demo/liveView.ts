@@ -102,6 +102,7 @@ export function makeLiveView(options: LiveViewOptions): LiveView {
     const every = manualWait ? Math.max(options.statusEvery, 10) : options.statusEvery;
     if (lastStatusSecond < 0 || tick.second - lastStatusSecond >= every) {
       const elapsed = Math.max(1, tick.second - lastStatusSecond);
+      const held = world.runtime.progress.snapshot().partitions.filter((p) => p.held);
       print(
         formatStatus({
           second: tick.second,
@@ -109,6 +110,8 @@ export function makeLiveView(options: LiveViewOptions): LiveView {
           processedPerSecond: (processed.size - processedAtLastStatus) / elapsed,
           backlog: tick.backlog,
           failuresInWindow: await failuresInWindow(tick.now),
+          heldBatches: held.length,
+          maxRerun: Math.max(0, ...held.map((p) => p.rerun)),
           state: tick.state,
           listening: tick.listening,
           downstreamDown: tick.downstreamDown,

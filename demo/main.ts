@@ -4,6 +4,7 @@ import { keyOf, runScenario } from '../test/e2e/model/scenario';
 import type { DemoOptions } from './args';
 import { makeLiveView } from './liveView';
 import { makePacer } from './pacer';
+import { formatHolds, partitionHolds, partitionsOutOfOrder } from './partitionReport';
 import { demoPlan } from './plan';
 import {
   buildSummary,
@@ -108,9 +109,16 @@ export async function runDemo(
       settled: report.settled,
       seconds: report.seconds,
     });
+    const outOfOrder = partitionsOutOfOrder(world.writes.filter((w) => w.run === plan.run));
     print('');
     print('Summary');
     for (const line of formatSummaryTable(summary)) print(line);
+    print(
+      outOfOrder.length === 0
+        ? `in order: every partition's events reached the sink in sequence order (re-runs only repeated)`
+        : `OUT OF ORDER: partitions ${outOfOrder.join(', ')}`,
+    );
+    for (const line of formatHolds(partitionHolds(report.host.invocations))) print(line);
     print('');
     print("Breaker's timeline");
     for (const line of formatTimeline(
@@ -119,7 +127,7 @@ export async function runDemo(
       print(line);
     for (const line of formatTrips(readableTrips(await world.runtime.breakerStore.history(20)), startMs))
       print(`  ${line}`);
-    return { summary, exitCode: exitCodeOf(summary) };
+    return { summary, exitCode: outOfOrder.length === 0 ? exitCodeOf(summary) : 1 };
   } finally {
     await world.close();
   }

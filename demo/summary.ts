@@ -1,4 +1,5 @@
 import type { TripRecord } from '../src/breaker/breakerStore';
+import { deadLetterReasons } from '../src/processing/deadLetter';
 import type { TimelineEntry } from '../test/e2e/model/scenario';
 
 /** Where each sent event ended up (design G1): every event is exactly one of these, or lost. */
@@ -6,7 +7,7 @@ export interface DemoSummary {
   readonly sent: number;
   readonly processed: number;
   readonly deadLettered: number;
-  /** Dead-lettered events per reason (`poison`, `transient`). */
+  /** Dead-lettered events per reason (`poison`, `failed`, `isolated`, `retries-exhausted`). */
   readonly deadLetteredByReason: Readonly<Record<string, number>>;
   /** Still in the hub, behind an un-advanced checkpoint. */
   readonly held: number;
@@ -71,7 +72,9 @@ export const exitCodeOf = (summary: DemoSummary): number => (summary.lost === 0 
 
 const reasonNotes: Readonly<Record<string, string>> = {
   poison: ' (not a valid reading)',
-  failed: ' (sink retries used up while the breaker was still CLOSED)',
+  failed: ' (the sink refused the event itself; outage failures only with OUTAGE_POLICY=dead-letter)',
+  isolated: ' (failed alone after the set number of re-runs)',
+  'retries-exhausted': ' (a finite host retry count ran out while held)',
 };
 
 /** The summary as a small two-column table. */
@@ -89,11 +92,16 @@ export function formatSummaryTable(summary: DemoSummary): string[] {
     ...rows.map(([label, value]) => `| ${label.padEnd(13)} | ${value.padStart(width)} |`),
     '+---------------+' + '-'.repeat(width + 2) + '+',
   ];
-  const reasons = Object.entries(summary.deadLetteredByReason).sort(([a], [b]) => a.localeCompare(b));
-  if (reasons.length > 0)
-    lines.push(
-      `dead-lettered by reason: ${reasons.map(([reason, n]) => `${reason} ${n}${reasonNotes[reason] ?? ''}`).join(', ')}`,
-    );
+  // Every reason, zeros too: "failed 0" is how a run shows that the outage dead-lettered nothing.
+  const reasons = [
+    ...deadLetterReasons,
+    ...Object.keys(summary.deadLetteredByReason).filter(
+      (r) => !(deadLetterReasons as readonly string[]).includes(r),
+    ),
+  ];
+  lines.push(
+    `dead-lettered by reason: ${reasons.map((r) => `${r} ${summary.deadLetteredByReason[r] ?? 0}${reasonNotes[r] ?? ''}`).join(', ')}`,
+  );
   if (summary.lostSample.length > 0)
     lines.push(`lost events (first ${summary.lostSample.length}): ${summary.lostSample.join(', ')}`);
   lines.push(

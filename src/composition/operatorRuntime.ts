@@ -60,6 +60,7 @@ export function createOperatorRuntime(runtime: Runtime): OperatorRuntime {
       deadLetterCount,
       orchestration,
       storeHealth: () => runtime.breaker.health(),
+      partitionProgress: () => runtime.progress.snapshot(),
     },
     redrive: {
       functionName,

@@ -12,6 +12,7 @@ import type { BreakerGate } from '../processing/breakerGate';
 import { makeBlobQueueDeadLetterStore } from '../processing/blobQueueDeadLetterStore';
 import type { DeadLetterStore } from '../processing/deadLetter';
 import { makeActivitySink } from '../sinks/makeActivitySink';
+import { makePartitionProgress, type PartitionProgress } from '../processing/partitionProgress';
 import { makeStorageClients, type StorageClients } from '../storage/storageClients';
 import { type Clock, systemClock } from '../time/clock';
 import type { NotifyAndControlDeps } from './notifyAndControl';
@@ -28,6 +29,8 @@ export interface Runtime {
   /** The processing function's cached view of the store; `health()` feeds the status page (G6). */
   readonly breaker: StoreBreakerGate;
   readonly processBatch: BatchProcessor;
+  /** Held batches and re-runs per partition in this instance (status page, demo); stuck ones are logged. */
+  readonly progress: PartitionProgress;
   /** The process's one Azure credential, created on first use (local runs never create it). */
   readonly getCredential: () => TokenCredential;
   /** Endpoints and helpers for the trigger switch and email sender (tests and the demo override them). */
@@ -81,6 +84,12 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
     // Process-wide, outside any invocation: outages are logged once per interval, not per batch.
     logger: console,
   });
+  const progress = makePartitionProgress({
+    clock,
+    logger: console,
+    stuckAfterReruns: config.processing.outage.isolateAfterReruns,
+    logIntervalMs: 60_000,
+  });
   const processBatch = makeBatchProcessor({
     functionName: config.functionName,
     sink,
@@ -93,6 +102,14 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
       maxDelayMs: config.processing.retryMaxDelayMs,
     },
     batchDeadlineMs: config.processing.batchDeadlineMs,
+    outage: config.processing.outage,
+    progress,
+    // The nominal delays of the host retry policy registered on the trigger (the host adds ±20 % jitter).
+    nextRerunDelayMs: (rerun) =>
+      Math.min(
+        config.triggerRetry.minimumIntervalSeconds * 2 ** rerun,
+        config.triggerRetry.maximumIntervalSeconds,
+      ) * 1000,
   });
   const { getCredential: _ignored, ...notifyAndControl } = options.notifyAndControl ?? {};
   return {
@@ -104,6 +121,7 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
     breakerStore,
     breaker,
     processBatch,
+    progress,
     getCredential,
     notifyAndControl,
   };

@@ -1,5 +1,7 @@
 /** The typed, validated, frozen configuration every part of the app receives. */
 
+import type { OutageHandling } from '../processing/batchDecision';
+
 /** Name of the guarded Event Hubs function: letters, digits and `_` only, so it can be disabled on Linux. */
 export const GUARDED_FUNCTION_NAME = 'ProcessSensorEvents';
 
@@ -27,6 +29,8 @@ export interface ProcessingConfig {
   readonly sinkTable: string;
   readonly deadLetterContainer: string;
   readonly deadLetterQueue: string;
+  /** Hold, isolate and fail fast on outage-like failures (issue 14). */
+  readonly outage: OutageHandling;
 }
 
 /** Where readings go (`SINK`); the Table sink's table is `processing.sinkTable`. */

@@ -129,6 +129,11 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
       sinkTable: must(v.SINK_TABLE_NAME),
       deadLetterContainer: must(v.DEAD_LETTER_CONTAINER),
       deadLetterQueue: must(v.DEAD_LETTER_QUEUE),
+      outage: {
+        policy: must(v.OUTAGE_POLICY),
+        isolateAfterReruns: must(v.ISOLATE_AFTER_RERUNS),
+        failFastAfter: must(v.FAIL_FAST_AFTER),
+      },
     },
     sink: must(sink),
     triggerRetry: {

@@ -1,3 +1,4 @@
+import { outagePolicies } from '../processing/batchDecision';
 import { boolean, emailAddress, emailList, httpUrl, integer, oneOf, text } from './settingKinds';
 import { sinkSettings } from './sinkSettings';
 
@@ -77,6 +78,32 @@ export const settings = {
     example: '30',
     min: 1,
     max: 900,
+  }),
+  OUTAGE_POLICY: oneOf(outagePolicies, {
+    description:
+      'What outage-like failures (timeouts, network errors, 408/429/5xx, 401/403) do: hold re-runs the batch ' +
+      'behind the checkpoint, so an outage dead-letters nothing; dead-letter keeps the stream moving and ' +
+      'dead-letters them while the breaker is CLOSED (the behaviour before holding; order is lost).',
+    default: 'hold',
+    example: 'hold',
+  }),
+  ISOLATE_AFTER_RERUNS: integer({
+    description:
+      'Host re-runs of a held batch after which an event that still fails while others get through is ' +
+      'dead-lettered as isolated and the partition moves on. Also when a hold that is not an outage counts as stuck.',
+    default: '3',
+    example: '3',
+    min: 0,
+    max: 100,
+  }),
+  FAIL_FAST_AFTER: integer({
+    description:
+      'Outage-like failures in a row after which the rest of the batch is not tried on this run (held; the ' +
+      'untried events count as failures for the breaker). 0 tries every event.',
+    default: '3',
+    example: '3',
+    min: 0,
+    max: 1_000,
   }),
   SINK_TABLE_NAME: text({
     description: 'Table holding the home activity view (latest reading per sensor).',

@@ -22,8 +22,9 @@ export interface ProcessHandlerDeps {
 
 /**
  * The guarded Event Hubs trigger. It returns only when every event of the batch is processed or
- * dead-lettered; it throws (CircuitOpenError, DeadLetterWriteError) to hold the batch: the host's
- * retry policy then re-runs it without advancing the checkpoint.
+ * dead-lettered; it throws (BatchHeldError, CircuitOpenError, DeadLetterWriteError) to hold the batch:
+ * the host's retry policy then re-runs it without advancing the checkpoint. `retryContext.retryCount`
+ * tells the processor how often this batch was re-run (the isolation rule counts them).
  */
 export function makeProcessHandler(deps: ProcessHandlerDeps): EventHubHandler {
   return async (messages: unknown, context: InvocationContext) => {
@@ -43,6 +44,7 @@ export function makeProcessHandler(deps: ProcessHandlerDeps): EventHubHandler {
       invocationId: context.invocationId,
       logger: context,
       finalAttempt: maxRetryCount !== -1 && retryCount >= maxRetryCount,
+      rerun: retryCount,
       ...(deps.onTripped ? { onTripped: deps.onTripped(context) } : {}),
     });
     context.log(
@@ -64,8 +66,8 @@ const options: EventHubFunctionOptions & { dataType: 'binary' } = {
   // Bodies arrive as bytes: with cardinality 'many' and no dataType the host's JSON binding fails the
   // whole batch on one non-JSON body, and the checkpoint would then move past it.
   dataType: 'binary',
-  // Holds the checkpoint while a batch is re-run: the trigger throws CircuitOpenError while the circuit
-  // is open (or when dead letters cannot be stored) and the host retries the same batch; -1 = forever.
+  // Holds the checkpoint while a batch is re-run: the trigger throws on outage-like failures, while the
+  // circuit is open, or when dead letters cannot be stored, and the host retries the same batch; -1 = forever.
   retry: {
     strategy: 'exponentialBackoff',
     maxRetryCount: config.triggerRetry.maxRetryCount,

@@ -5,6 +5,7 @@ import { html, type SafeHtml } from '../approval/html';
 import { htmlPage } from '../approval/pageResponse';
 import { isReadableTrip, readableTrips, type TripEntry } from '../breaker/breakerStore';
 import { failureChart } from './failureChart';
+import { partitionTable } from './partitionTable';
 import type { OperatorPolicy } from './operatorDeps';
 import type { OperatorStatus } from './operatorStatus';
 import { tripTimeline } from './tripTimeline';
@@ -52,6 +53,10 @@ export function dashboardPage(s: OperatorStatus, policy: OperatorPolicy): HttpRe
     <section class="card">
       <h2>Failures per ${policy.bucketSeconds} s, last ${policy.windowSeconds} s</h2>
       ${s.buckets === null ? html`<p class="muted">unavailable</p>` : failureChart(s.buckets, s.activeThreshold, policy.bucketSeconds)}
+    </section>
+    <section class="card">
+      <h2>Partitions on this instance</h2>
+      ${partitionTable(s.progress)}
     </section>
     <section class="card">
       <h2>Last hour</h2>

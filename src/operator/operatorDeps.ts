@@ -1,5 +1,6 @@
 import type { BreakerStore } from '../breaker/breakerStore';
 import type { StoreHealth } from '../breaker/storeHealth';
+import type { ProgressSnapshot } from '../processing/partitionProgress';
 import type { OrchestrationControlFactory } from '../approval/orchestrationControl';
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import type { Clock } from '../time/clock';
@@ -25,4 +26,6 @@ export interface OperatorDeps {
   readonly orchestration: OrchestrationControlFactory;
   /** The processing gate's view of store reachability in this instance (G6), when there is one. */
   readonly storeHealth?: () => StoreHealth;
+  /** Held batches, re-runs and stuck partitions as this instance's processing sees them, when there is one. */
+  readonly partitionProgress?: () => ProgressSnapshot;
 }

@@ -3,6 +3,7 @@ import type { InvocationContext } from '@azure/functions';
 import type { OrchestrationView } from '../approval/orchestrationControl';
 import type { BreakerState, TripEntry, WindowBucket } from '../breaker/breakerStore';
 import { ensureError } from '../processing/errors';
+import type { ProgressSnapshot } from '../processing/partitionProgress';
 import type { OperatorDeps } from './operatorDeps';
 
 /** A snapshot of the breaker for the status API and dashboard. Parts that could not be read are null. */
@@ -21,6 +22,8 @@ export interface OperatorStatus {
   readonly deadLetters: number | null;
   /** Store reachability as seen by this read (G6: an outage is surfaced, not hidden). */
   readonly store: { readonly ok: boolean; readonly error?: string };
+  /** Held batches and re-runs per partition on this instance (issue 14); null without processing here. */
+  readonly progress: ProgressSnapshot | null;
   readonly problems: readonly string[];
 }
 
@@ -69,6 +72,7 @@ export async function readOperatorStatus(
     triggerDisabled,
     deadLetters,
     store: storeError === undefined ? { ok: true } : { ok: false, error: storeError },
+    progress: deps.partitionProgress?.() ?? null,
     problems,
   };
 }

@@ -1,6 +1,7 @@
 import type { HttpHandler } from '@azure/functions';
 
 import type { StoreHealth } from '../breaker/storeHealth';
+import type { ProgressSnapshot } from '../processing/partitionProgress';
 import { json } from './jsonResponse';
 import type { OperatorDeps } from './operatorDeps';
 import { readOperatorStatus } from './operatorStatus';
@@ -33,8 +34,30 @@ export function makeStatusHandler(deps: OperatorDeps): HttpHandler {
         ...s.store,
         ...(deps.storeHealth === undefined ? {} : { seenByProcessing: healthView(deps.storeHealth()) }),
       },
+      processing: s.progress === null ? null : progressView(s.progress),
       problems: s.problems,
     });
+  };
+}
+
+/** Held batches and re-runs per partition, as the instance that answers sees them. */
+function progressView(p: ProgressSnapshot) {
+  return {
+    seenBy: 'this instance',
+    heldBatches: p.heldBatches,
+    stuckPartitions: p.stuckPartitions,
+    stuckEpisodes: p.stuckEpisodes,
+    partitions: p.partitions.map((v) => ({
+      partitionId: v.partitionId,
+      held: v.held,
+      reason: v.reason ?? null,
+      firstSequence: v.firstSequence ?? null,
+      rerun: v.rerun,
+      heldSince: v.heldSince === undefined ? null : new Date(v.heldSince).toISOString(),
+      heldRuns: v.heldRuns,
+      maxRerun: v.maxRerun,
+      stuck: v.stuck,
+    })),
   };
 }
 

@@ -1,14 +1,26 @@
 import { boundText } from '../text/boundText';
 import type { Clock } from '../time/clock';
 import type { ActivitySink } from './activitySink';
-import type { BreakerGate, BreakerTrippedHandler, FailureSample } from './breakerGate';
-import { classifyError } from './classifyError';
+import { decideBatch, defaultOutageHandling, type OutageHandling, type PlannedLetter } from './batchDecision';
+import { failureSamples, heldFailureWeight, logDeadLetters, weighted } from './batchFailures';
+import type { BreakerGate, BreakerTrippedHandler } from './breakerGate';
 import type { DeadLetter, DeadLetterReason, DeadLetterStore } from './deadLetter';
-import { decodeReading } from './decodeReading';
-import { CircuitOpenError, DeadLetterWriteError, ensureError, isPoisonEventError } from './errors';
+import {
+  BatchHeldError,
+  CircuitOpenError,
+  DeadLetterWriteError,
+  ensureError,
+  type HoldReason,
+  isBatchHeldError,
+  isCircuitOpenError,
+  isDeadLetterWriteError,
+} from './errors';
+import type { EventOutcome } from './eventOutcome';
 import { attemptWithRetry, type EventRetryOptions, makeEventRetryPolicy } from './eventRetry';
 import type { Logger } from './logger';
-import { eventKey, type ReceivedEvent } from './receivedEvent';
+import type { PartitionProgress } from './partitionProgress';
+import type { ReceivedEvent } from './receivedEvent';
+import { tryEventsInOrder, type WriteAttempt } from './tryEventsInOrder';
 
 /**
  * Bounds of text built from an event (a validation message quotes it; a sink error may too): a dead
@@ -16,8 +28,9 @@ import { eventKey, type ReceivedEvent } from './receivedEvent';
  */
 const DEAD_LETTER_MESSAGE_LENGTH = 1_000;
 const ERROR_NAME_LENGTH = 100;
-const SAMPLE_MESSAGE_LENGTH = 200;
 const logText = (text: string) => boundText(text, 300);
+
+export type { EventOutcome } from './eventOutcome';
 
 export interface BatchProcessorDeps {
   readonly functionName: string;
@@ -27,6 +40,12 @@ export interface BatchProcessorDeps {
   readonly clock: Clock;
   readonly retry: EventRetryOptions;
   readonly batchDeadlineMs: number;
+  /** Hold, isolate and fail fast (issue 14); defaults to `defaultOutageHandling`. */
+  readonly outage?: OutageHandling;
+  /** Held batches and re-runs per partition, for the status page; optional. */
+  readonly progress?: PartitionProgress;
+  /** The host's delay before re-run `n + 1` of a batch held on re-run `n` (weights held failures). */
+  readonly nextRerunDelayMs?: (rerun: number) => number;
 }
 
 export interface BatchContext {
@@ -34,30 +53,17 @@ export interface BatchContext {
   readonly logger: Logger;
   /**
    * True on the last run a finite host retry policy allows: throwing now would let the checkpoint
-   * advance, so failures are dead-lettered even while the circuit is open.
+   * advance, so what is still held is dead-lettered instead.
    */
   readonly finalAttempt: boolean;
+  /** The host's re-run count of this batch (`retryContext.retryCount`); 0 (the first run) when absent. */
+  readonly rerun?: number;
   /**
    * The "breaker tripped" seam: called when this batch's failures tripped the breaker. A failure here
    * is logged, not thrown: the watchdog starts the orchestration for an OPEN trip that has none.
    */
   readonly onTripped?: BreakerTrippedHandler;
 }
-
-export type EventOutcome =
-  | {
-      readonly status: 'processed';
-      readonly event: ReceivedEvent;
-      readonly applied: boolean;
-      readonly attempts: number;
-    }
-  | { readonly status: 'poison'; readonly event: ReceivedEvent; readonly error: Error }
-  | {
-      readonly status: 'failed';
-      readonly event: ReceivedEvent;
-      readonly error: Error;
-      readonly attempts: number;
-    };
 
 export interface BatchResult {
   readonly processed: number;
@@ -71,41 +77,28 @@ export type BatchProcessor = (
 ) => Promise<BatchResult>;
 
 /**
- * The per-invocation algorithm of design section 4. Returns normally only when every event is
- * processed or dead-lettered (G1); otherwise throws CircuitOpenError or DeadLetterWriteError so the
- * host's retry policy holds the batch behind an un-advanced checkpoint.
+ * The per-invocation algorithm (README "How it works"). Returns normally only when every event is
+ * processed or dead-lettered (G1); otherwise throws BatchHeldError, CircuitOpenError or
+ * DeadLetterWriteError so the host's retry policy re-runs the batch behind an un-advanced checkpoint.
+ * The decision is `decideBatch` (pure); this function does the I/O around it.
  */
 export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
   const policy = makeEventRetryPolicy(deps.retry);
+  const oneAttempt = makeEventRetryPolicy({ ...deps.retry, maxAttempts: 1 });
+  const handling = deps.outage ?? defaultOutageHandling;
+  // Instance-wide: a write accepted for any partition during a run is evidence the downstream is up.
+  let lastSinkSuccessAt = Number.NEGATIVE_INFINITY;
 
-  const processOne = async (event: ReceivedEvent, deadlineAt: number): Promise<EventOutcome> => {
-    let reading;
-    try {
-      reading = decodeReading(event.body);
-    } catch (error) {
-      return { status: 'poison', event, error: ensureError(error) };
-    }
-    const remainingMs = deadlineAt - deps.clock.now();
-    if (remainingMs <= 0) {
-      return {
-        status: 'failed',
-        event,
-        error: new Error('batch deadline passed before this event was tried'),
-        attempts: 0,
-      };
-    }
-    const result = await attemptWithRetry(policy, remainingMs, (signal) =>
+  const write: WriteAttempt = async (reading, event, remainingMs, retry) => {
+    const result = await attemptWithRetry(retry ? policy : oneAttempt, remainingMs, (signal) =>
       deps.sink.write(reading, event, signal),
     );
-    if (result.ok)
-      return { status: 'processed', event, applied: result.value === 'applied', attempts: result.attempts };
-    const error = ensureError(result.error);
-    // The sink calling the event itself invalid is a poison event, not an outage.
-    if (isPoisonEventError(error)) return { status: 'poison', event, error };
-    return { status: 'failed', event, error, attempts: result.attempts };
+    if (!result.ok) return result;
+    lastSinkSuccessAt = deps.clock.now();
+    return { ok: true, applied: result.value === 'applied', attempts: result.attempts };
   };
 
-  return async (events, context) => {
+  const run = async (events: readonly ReceivedEvent[], context: BatchContext): Promise<BatchResult> => {
     const gate = await deps.breaker.check();
     if (gate.open) {
       if (!context.finalAttempt) {
@@ -123,43 +116,75 @@ export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
       return { processed: 0, deadLettered: letters.length, outcomes: [] };
     }
 
-    const deadlineAt = deps.clock.now() + deps.batchDeadlineMs;
-    const outcomes: EventOutcome[] = [];
-    // In order: within a partition, processed events must reach the sink in sequence order (G2).
-    for (const event of events) outcomes.push(await processOne(event, deadlineAt));
+    const startedAt = deps.clock.now();
+    const outcomes = await tryEventsInOrder(events, write, {
+      failFastAfter: handling.failFastAfter,
+      deadlineAt: startedAt + deps.batchDeadlineMs,
+      now: () => deps.clock.now(),
+    });
 
-    const failed = outcomes.filter((o) => o.status === 'failed');
-    const poison = outcomes.filter((o) => o.status === 'poison');
-    if (failed.length > 0) {
-      const samples: FailureSample[] = failed.map((o) => ({
-        eventKey: eventKey(o.event),
-        kind: classifyError(o.error),
-        message: boundText(o.error.message, SAMPLE_MESSAGE_LENGTH),
-      }));
-      const { open, tripId, tripped, failuresInWindow } = await deps.breaker.recordFailures(samples);
+    const situation = {
+      handling,
+      rerun: context.rerun ?? 0,
+      finalAttempt: context.finalAttempt,
+      downstreamSeenUp: outcomes.some((o) => o.status === 'processed') || lastSinkSuccessAt >= startedAt,
+      circuitOpen: false,
+    };
+    // Events not tried count too, and a batch held because nothing gets through counts for the time it
+    // waits (batchFailures.ts): the window sees the outage as it did when every event was tried.
+    const samples = failureSamples(outcomes);
+    let decision = decideBatch(outcomes, situation);
+    if (samples.length > 0) {
+      const asOutage = decision.action === 'hold' && decision.reason === 'outage';
+      const weight = heldFailureWeight(asOutage, deps.nextRerunDelayMs?.(situation.rerun));
+      const { open, tripId, tripped, failuresInWindow } = await deps.breaker.recordFailures(
+        weighted(samples, weight),
+      );
       if (tripped && tripId !== undefined) await notifyTripped(context, tripId, failuresInWindow);
-      if (open && !context.finalAttempt) {
+      if (open && handling.policy === 'dead-letter' && !context.finalAttempt) {
         throw new CircuitOpenError(
-          `circuit is open after ${failed.length} failure(s) in this batch: holding the batch for a later re-run`,
+          `circuit is open after ${samples.length} failure(s) in this batch: holding the batch for a later re-run`,
           tripId,
         );
       }
+      if (open) decision = decideBatch(outcomes, { ...situation, circuitOpen: true });
+    }
+    if (decision.action === 'hold') {
+      if (decision.reason === 'circuit-open') throw new CircuitOpenError(decision.why, gate.tripId);
+      throw new BatchHeldError(`holding the batch: ${decision.why}`, decision.reason);
     }
 
-    const letters = [
-      ...poison.map((o) => toDeadLetter(deps, context, o.event, 'poison', o.error, 0)),
-      ...failed.map((o) => toDeadLetter(deps, context, o.event, 'failed', o.error, o.attempts)),
-    ];
+    const letters = decision.letters.map((l) => plannedToDeadLetter(deps, context, l));
     await writeDeadLetters(deps, letters, context);
-    for (const o of poison)
-      context.logger.warn(`dead-lettered poison event ${eventKey(o.event)}: ${logText(o.error.message)}`);
-    for (const o of failed) {
-      context.logger.warn(
-        `dead-lettered failed event ${eventKey(o.event)} after ${o.attempts} attempt(s): ${logText(o.error.message)}`,
-      );
-    }
+    logDeadLetters(context.logger, decision.letters);
     return { processed: outcomes.length - letters.length, deadLettered: letters.length, outcomes };
   };
+
+  return async (events, context) => {
+    const report = (outcome: 'completed' | HoldReason) =>
+      deps.progress?.ran({
+        partitionId: events[0]?.partitionId,
+        firstSequence: events[0]?.sequenceNumber,
+        rerun: context.rerun ?? 0,
+        outcome,
+      });
+    try {
+      const result = await run(events, context);
+      report('completed');
+      return result;
+    } catch (error) {
+      const reason = holdReasonOf(error);
+      if (reason !== undefined) report(reason);
+      throw error;
+    }
+  };
+}
+
+function holdReasonOf(error: unknown): HoldReason | undefined {
+  if (isBatchHeldError(error)) return error.reason;
+  if (isCircuitOpenError(error)) return 'circuit-open';
+  if (isDeadLetterWriteError(error)) return 'dead-letter-store';
+  return undefined;
 }
 
 async function notifyTripped(context: BatchContext, tripId: string, failuresInWindow: number | undefined) {
@@ -192,6 +217,13 @@ async function writeDeadLetters(
       { cause },
     );
   }
+}
+
+function plannedToDeadLetter(deps: BatchProcessorDeps, context: BatchContext, letter: PlannedLetter) {
+  const o = letter.outcome;
+  const error = o.status === 'untried' ? new Error(`not tried: ${o.why}`) : o.error;
+  const attempts = o.status === 'failed' ? o.attempts : 0;
+  return toDeadLetter(deps, context, o.event, letter.reason, error, attempts);
 }
 
 function toDeadLetter(

@@ -119,6 +119,16 @@ export function deadLetterBlobName(letter: DeadLetter): string {
   return `${unknownBlobPrefix(letter.functionName)}${letter.deadLetteredAt}-${randomUUID()}`;
 }
 
+/** A dead letter's body blob name, read back: its partition's folder and its sequence number. */
+export function parseDeadLetterBlobName(
+  name: string,
+): { readonly folder: string; readonly sequenceNumber: number } | undefined {
+  const match = /^(.+\/p[^/]+\/)(\d{16})$/.exec(name);
+  return match?.[1] === undefined || match[2] === undefined
+    ? undefined
+    : { folder: match[1], sequenceNumber: Number(match[2]) };
+}
+
 function toMessage(
   letter: DeadLetter,
   blobName: string,

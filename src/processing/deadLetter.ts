@@ -1,13 +1,17 @@
 import type { ReceivedEvent } from './receivedEvent';
 
-/** Why an event was dead-lettered. */
-export type DeadLetterReason =
-  /** The event itself is invalid. */
-  | 'poison'
-  /** The sink kept failing (transient errors exhausted, the deadline, or a permanent sink error). */
-  | 'failed'
-  /** The host's finite retry policy ran out while the circuit was open: dead-lettered rather than lost. */
-  | 'retries-exhausted';
+/**
+ * Why an event was dead-lettered (the one list; the redrive schema and the demo read it):
+ * - `poison`: the event itself is invalid (not JSON, wrong schema, the sink calls it invalid);
+ * - `failed`: the sink refused this event itself (a 4xx naming it, a conflict the retries could not
+ *   settle); with OUTAGE_POLICY=dead-letter also an outage-like failure while the breaker was CLOSED;
+ * - `isolated`: an outage-like failure that kept failing alone (others got through) after the set
+ *   number of host re-runs of its batch;
+ * - `retries-exhausted`: the host's finite retry policy ran out while the batch was held (an outage
+ *   or an open circuit): dead-lettered rather than let the checkpoint move past it.
+ */
+export const deadLetterReasons = ['poison', 'failed', 'isolated', 'retries-exhausted'] as const;
+export type DeadLetterReason = (typeof deadLetterReasons)[number];
 
 export interface DeadLetter {
   readonly event: ReceivedEvent;

@@ -33,8 +33,44 @@ export class TransientSinkError extends Error {
   override readonly name = 'TransientSinkError';
 }
 
+/**
+ * The sink could not settle a write conflict on this event's row (other writers kept changing it):
+ * retried per event, and about this event, so it is dead-lettered rather than holding the batch.
+ */
+export class SinkConflictError extends Error {
+  readonly code = 'SINK_CONFLICT';
+  override readonly name = 'SinkConflictError';
+}
+
+/**
+ * What kept a batch from completing on this run (the host re-runs it behind the checkpoint):
+ * `outage` (outage-like failures, nothing got through), `circuit-open`, `failing-alone` (outage-like
+ * failures while the downstream took other writes: not yet dead-lettered as isolated), and
+ * `dead-letter-store` (dead letters could not be stored). The last two are not outages.
+ */
+export const holdReasons = ['outage', 'circuit-open', 'failing-alone', 'dead-letter-store'] as const;
+export type HoldReason = (typeof holdReasons)[number];
+/** Hold reasons that are not an outage: a partition held for one of them over and over is stuck. */
+export const stuckHoldReasons: readonly HoldReason[] = ['failing-alone', 'dead-letter-store'];
+
+/**
+ * Thrown by the trigger to hold a batch whose failures look like an outage: the host's retry policy
+ * re-runs it and the checkpoint does not advance, so nothing of it is dead-lettered (issue 14).
+ */
+export class BatchHeldError extends Error {
+  readonly code = 'BATCH_HELD';
+  override readonly name = 'BatchHeldError';
+  constructor(
+    message: string,
+    readonly reason: HoldReason,
+  ) {
+    super(message);
+  }
+}
+
 export const isPoisonEventError = (e: unknown): e is PoisonEventError => e instanceof PoisonEventError;
 export const isCircuitOpenError = (e: unknown): e is CircuitOpenError => e instanceof CircuitOpenError;
+export const isBatchHeldError = (e: unknown): e is BatchHeldError => e instanceof BatchHeldError;
 export const isDeadLetterWriteError = (e: unknown): e is DeadLetterWriteError =>
   e instanceof DeadLetterWriteError;
 

@@ -1,7 +1,7 @@
 import { RestError, type TableClient } from '@azure/data-tables';
 
 import type { ActivitySink, SinkWriteResult } from './activitySink';
-import { TransientSinkError } from './errors';
+import { SinkConflictError } from './errors';
 import type { ReceivedEvent } from './receivedEvent';
 import type { SensorReading } from './sensorReading';
 
@@ -53,7 +53,7 @@ export function makeHomeActivityTableSink(table: TableClient): ActivitySink {
             throw error;
         }
       }
-      throw new TransientSinkError(
+      throw new SinkConflictError(
         `row ${row.partitionKey}/${row.rowKey} kept changing under ${MAX_CONFLICT_ROUNDS} writers`,
       );
     },

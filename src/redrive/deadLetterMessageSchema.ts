@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import type { DeadLetterMessage } from '../processing/blobQueueDeadLetterStore';
+import { deadLetterReasons } from '../processing/deadLetter';
 
 /**
  * The dead-letter queue message as the dead-letter store writes it (version 1). Unknown extra fields
@@ -17,7 +18,7 @@ export const deadLetterMessageSchema = z.looseObject({
   enqueuedTimeUtc: z.string().nullable(),
   properties: z.record(z.string(), z.unknown()).optional(),
   propertiesBlobName: z.string().optional(),
-  reason: z.enum(['poison', 'failed', 'retries-exhausted']),
+  reason: z.enum(deadLetterReasons),
   error: z.object({ name: z.string(), code: z.string().optional(), message: z.string() }),
   attempts: z.number().int().min(0),
   deadLetteredAt: z.string(),

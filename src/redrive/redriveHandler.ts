@@ -12,6 +12,7 @@ import type { Clock } from '../time/clock';
 import { blobNameProblem } from './blobNameProblem';
 import type { DeadLetterArchive } from './deadLetterArchive';
 import { parseDeadLetterMessage } from './deadLetterMessageSchema';
+import { redriveEarlier } from './redriveEarlier';
 import type { RedriveDeferral } from './redriveDeferral';
 import type { RedriveRefusal } from './redriveRefusal';
 
@@ -58,6 +59,11 @@ export type RedriveOutcome = 'redriven' | 'already-redriven' | 'deferred' | 'par
  * A queue message that is not a dead letter at all throws and ends in the poison queue. One whose blob
  * names are not the ones the store wrote for it (another letter's body, a `../` path) goes to the
  * poison queue at once with the reason, and no blob is read, written or deleted.
+ *
+ * Order (issue 14): before its own event, a redrive writes the earlier pending dead letters of the same
+ * partition, oldest first (`redriveEarlier`), so a key's dead letters reach the sink in sequence order
+ * whatever order the queue delivers them in; the sink's newest-wins rule keeps a redriven event from
+ * overwriting a newer state that normal processing wrote meanwhile.
  */
 export function makeRedriveHandler(deps: RedriveDeps): StorageQueueHandler {
   const policy = makeEventRetryPolicy(deps.retry);
@@ -85,6 +91,20 @@ export function makeRedriveHandler(deps: RedriveDeps): StorageQueueHandler {
       reading = decodeReading(body);
     } catch (error) {
       return park(deps, context, message, ensureError(error).message);
+    }
+    // A key's events reach the sink in sequence order: earlier pending dead letters of the partition first.
+    const earlier = await redriveEarlier({ ...deps, policy }, message, context);
+    if (earlier.status === 'failed') {
+      throw new RedriveFailedError(
+        `an earlier dead letter of partition ${message.partitionId ?? '?'} (${earlier.blobName}) still fails, ` +
+          `so this one waits to keep the key's order: ${earlier.error.message}`,
+        { cause: earlier.error },
+      );
+    }
+    if (earlier.status === 'more') {
+      await deps.defer(message, deps.deferSeconds);
+      context.log(`dead letter ${message.blobName} deferred: earlier dead letters of its partition go first`);
+      return 'deferred';
     }
     const event = toReceivedEvent(message, body);
     const result = await attemptWithRetry(policy, deps.deadlineMs, (signal) =>

@@ -44,7 +44,7 @@ describe('live view lines', () => {
 
   it('explains the trip, the disabled trigger and skips the initial CLOSED', () => {
     expect(describeEntry({ second: 20, what: 'breaker OPEN' }, ctx)).toBe(
-      '  t+20s  !! TRIPPED: breaker OPEN at 25 failures in window (limit 20 in 10 s): every instance now holds its batch instead of dead-lettering it',
+      '  t+20s  !! TRIPPED: breaker OPEN at 25 failures in window (limit 20 in 10 s): every instance now holds its batch without calling the downstream',
     );
     expect(describeEntry({ second: 21, what: 'trigger DISABLED (listener stopped)' }, ctx)).toContain(
       'AzureWebJobs.ProcessSensorEvents.Disabled=true',
@@ -61,12 +61,14 @@ describe('live view lines', () => {
         processedPerSecond: 0,
         backlog: 130,
         failuresInWindow: 25,
+        heldBatches: 16,
+        maxRerun: 3,
         state: 'OPEN',
         listening: false,
         downstreamDown: true,
       }),
     ).toBe(
-      '  t+25s  sent   650  processed/s    0  backlog   130  failures in window  25  breaker OPEN       trigger DISABLED  downstream DOWN',
+      '  t+25s  sent   650  processed/s    0  backlog   130  failures in window  25  held 16 (re-run  3)  breaker OPEN       trigger DISABLED  downstream DOWN',
     );
   });
 });

@@ -55,7 +55,10 @@ describe('buildSummary', () => {
     );
     expect(lines).toContain('| lost          | 0 |');
     expect(lines).toContain('| processed     | 4 |');
-    expect(lines).toContain('dead-lettered by reason: poison 1 (not a valid reading)');
+    // Every reason is listed, zeros too: an outage shows as "failed 0".
+    const reasons = lines.find((l) => l.startsWith('dead-lettered by reason:')) ?? '';
+    expect(reasons).toMatch(/^dead-lettered by reason: poison 1 \(not a valid reading\), failed 0 /);
+    expect(reasons).toContain('isolated 0 (failed alone after the set number of re-runs)');
     expect(lines.at(-1)).toMatch(/^settled after 140 simulated seconds/);
   });
 });

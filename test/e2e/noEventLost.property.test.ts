@@ -7,7 +7,7 @@ import { RedisWorld } from './model/redisWorld';
 // (Redis) outages, crashes, approval delays, partition counts and batch sizes, an operator's forced
 // reset at any moment and oversized control-character events. After recovery nothing
 // is lost, partitions are written in order, every key converges, every trip has exactly one
-// orchestration and the trigger is enabled. PROPERTY_RUNS and PROPERTY_SEED replay or widen the search
+// orchestration and the trigger is enabled; an outage dead-letters nothing. PROPERTY_RUNS and PROPERTY_SEED replay or widen the search
 // (`npm run soak`).
 const runs = Number(process.env.PROPERTY_RUNS ?? 8);
 const seed = Number(process.env.PROPERTY_SEED ?? 20261129);

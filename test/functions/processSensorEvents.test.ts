@@ -74,7 +74,22 @@ describe('ProcessSensorEvents registration', () => {
 });
 
 describe('ProcessSensorEvents invoked through the programming model', () => {
-  it('writes good events, dead-letters poison and persistently failing events, and returns', async () => {
+  it('holds a batch whose event hits a 503 on its first run: throws, dead-letters nothing', async () => {
+    await queue().createIfNotExists();
+    proxy.setRule(({ url }) => (url.includes("PartitionKey='home-down'") ? 503 : undefined));
+    const failing = reading({ homeId: 'home-down', sensorId: 'motion-1', kind: 'motion', state: 'detected' });
+    const batch = rpcEventBatch([jsonBody(failing), Buffer.from('not json {')], {
+      partitionId: '6',
+      firstSequenceNumber: 10,
+    });
+    await expect(
+      invokeRpc(FN, { ...batch, retryContext: { retryCount: 0, maxRetryCount: -1 } }),
+    ).rejects.toMatchObject({ code: 'BATCH_HELD' });
+    proxy.setRule(undefined);
+    expect(await drainDeadLetters()).toEqual([]);
+  });
+
+  it('writes good events, dead-letters poison, and on re-run 3 an event that keeps failing alone', async () => {
     const good = reading({ homeId: 'home-ok', sensorId: 'door-1' });
     const failing = reading({ homeId: 'home-down', sensorId: 'motion-1', kind: 'motion', state: 'detected' });
     proxy.setRule(({ url }) => (url.includes("PartitionKey='home-down'") ? 503 : undefined));
@@ -83,7 +98,9 @@ describe('ProcessSensorEvents invoked through the programming model', () => {
       { partitionId: '7', firstSequenceNumber: 40 },
     );
 
-    await invokeRpc(FN, batch);
+    // The host's fourth run of this batch (ISOLATE_AFTER_RERUNS = 3): home-down fails alone.
+    const injectedBefore = proxy.injected.length;
+    await invokeRpc(FN, { ...batch, retryContext: { retryCount: 3, maxRetryCount: -1 } });
     proxy.setRule(undefined);
 
     const row = await table().getEntity<{ state: string; eventSequenceNumber: number }>('home-ok', 'door-1');
@@ -94,7 +111,7 @@ describe('ProcessSensorEvents invoked through the programming model', () => {
     expect(letters.map((l) => [l.sequenceNumber, l.reason])).toEqual([
       [41, 'poison'],
       [42, 'poison'],
-      [43, 'failed'],
+      [43, 'isolated'],
     ]);
     expect(letters[0]!.error.message).toMatch(/not JSON/);
     expect(letters[1]!.error.message).toMatch(/kind/);
@@ -109,7 +126,7 @@ describe('ProcessSensorEvents invoked through the programming model', () => {
     const blob = await container().getBlobClient(letters[0]!.blobName).downloadToBuffer();
     expect(blob.toString()).toBe('not json {');
     // The failing home was tried four times (EVENT_MAX_ATTEMPTS) before it was dead-lettered.
-    expect(proxy.injected.filter((r) => r.method === 'GET').length).toBe(4);
+    expect(proxy.injected.slice(injectedBefore).filter((r) => r.method === 'GET').length).toBe(4);
   });
 
   it('accepts an empty batch without writing anything', async () => {

@@ -2,6 +2,8 @@ import { durableOrchestrationControl } from '../../src/approval/durableOrchestra
 import type { TriggerSwitch } from '../../src/control/triggerSwitch';
 import type { OperatorPolicy } from '../../src/operator/operatorDeps';
 import { registerOperator } from '../../src/operator/registerOperator';
+import { makePartitionProgress, type PartitionProgress } from '../../src/processing/partitionProgress';
+import { silentLogger } from '../../src/processing/logger';
 import { memoryBreakerStore, type MemoryBreakerStore } from '../support/memoryBreakerStore';
 import { type RecordingDurableServer, startRecordingDurableServer } from '../support/recordingDurableServer';
 
@@ -40,6 +42,8 @@ export interface OperatorFixture {
   readonly triggerSwitch: MemoryTriggerSwitch;
   readonly clock: { now: () => number; advance(ms: number): void };
   deadLetters: number | undefined;
+  /** What this instance's processing reports (the batch processor feeds it in the app). */
+  readonly progress: PartitionProgress;
   close(): Promise<void>;
 }
 
@@ -60,6 +64,12 @@ export async function operatorFixture(): Promise<OperatorFixture> {
     triggerSwitch,
     clock: { now: () => now, advance: (ms) => (now += ms) },
     deadLetters: 7,
+    progress: makePartitionProgress({
+      clock: { now: () => now },
+      logger: silentLogger,
+      stuckAfterReruns: 3,
+      logIntervalMs: 60_000,
+    }),
     close: () => durable.close(),
   };
   registerOperator({
@@ -70,6 +80,7 @@ export async function operatorFixture(): Promise<OperatorFixture> {
     triggerSwitch,
     deadLetterCount: () => Promise.resolve(fixture.deadLetters),
     orchestration: durableOrchestrationControl(FN),
+    partitionProgress: () => fixture.progress.snapshot(),
   });
   return fixture;
 }

@@ -2,8 +2,8 @@ import { RestError } from '@azure/core-rest-pipeline';
 import { TaskCancelledError } from 'cockatiel';
 import { describe, expect, it } from 'vitest';
 
-import { classifyError } from '../../src/processing/classifyError';
-import { PoisonEventError, TransientSinkError } from '../../src/processing/errors';
+import { classifyError, classifyFailure } from '../../src/processing/classifyError';
+import { PoisonEventError, SinkConflictError, TransientSinkError } from '../../src/processing/errors';
 
 const rest = (statusCode?: number, code?: string) => new RestError('x', { statusCode, code });
 const systemError = (code: string) => Object.assign(new Error(code), { code });
@@ -40,5 +40,66 @@ describe('classifyError', () => {
     expect(classifyError(new TypeError('undefined is not a function'))).toBe('permanent');
     expect(classifyError('a string')).toBe('permanent');
     expect(classifyError(undefined)).toBe('permanent');
+  });
+});
+
+// Issue 14: the one list of outage-like failures (hold the batch) and failures about the event (dead-letter).
+describe('classifyFailure: outage-like or about this event', () => {
+  it.each([408, 429, 500, 502, 503, 504])('HTTP %i is outage-like and retried', (status) => {
+    expect(classifyFailure(rest(status))).toMatchObject({ scope: 'outage', kind: 'transient' });
+  });
+
+  it.each([401, 403, 407])(
+    'HTTP %i (authentication refused) is outage-like, not retried per event',
+    (status) => {
+      expect(classifyFailure(rest(status))).toMatchObject({
+        scope: 'outage',
+        kind: 'permanent',
+        rule: 'http-auth-refused',
+      });
+    },
+  );
+
+  it.each([400, 404, 409, 412, 413, 422])(
+    'HTTP %i names this event: not retried, dead-lettered',
+    (status) => {
+      expect(classifyFailure(rest(status))).toMatchObject({ scope: 'event', kind: 'permanent' });
+    },
+  );
+
+  it('an HTTP sink error with only `statusCode` (and `retryAfterMs`) is classified by its status', () => {
+    const throttled = Object.assign(new Error('slow down'), { statusCode: 429, retryAfterMs: 2_000 });
+    expect(classifyFailure(throttled)).toMatchObject({ scope: 'outage', kind: 'transient' });
+    expect(classifyFailure(Object.assign(new Error('no'), { statusCode: 422 }))).toMatchObject({
+      scope: 'event',
+    });
+  });
+
+  it('network errors, timeouts, the batch deadline and "busy" are outage-like', () => {
+    for (const error of [
+      systemError('ECONNREFUSED'),
+      rest(undefined, 'REQUEST_SEND_ERROR'),
+      Object.assign(new Error('t'), { name: 'TimeoutError' }),
+      new TaskCancelledError(),
+      new TransientSinkError('busy'),
+      new Error('wrapped', { cause: systemError('ETIMEDOUT') }),
+    ])
+      expect(classifyFailure(error).scope).toBe('outage');
+  });
+
+  it('poison and an unsettled write conflict are about the event; the conflict is still retried', () => {
+    expect(classifyFailure(new PoisonEventError('bad'))).toMatchObject({ scope: 'event', kind: 'permanent' });
+    expect(classifyFailure(new SinkConflictError('row kept changing'))).toMatchObject({
+      scope: 'event',
+      kind: 'transient',
+    });
+  });
+
+  it('an unrecognised error (a bug) is held like an outage and not retried per event', () => {
+    expect(classifyFailure(new TypeError('x is not a function'))).toEqual({
+      scope: 'outage',
+      kind: 'permanent',
+      rule: 'unrecognised',
+    });
   });
 });

@@ -88,10 +88,13 @@ function harness(store: BreakerStore, clock = manualClock()) {
     batchDeadlineMs: 10_000,
   });
   const trips: string[] = [];
+  // Re-run 3 (ISOLATE_AFTER_RERUNS' default): DOWN's events fail alone while the others get through, so
+  // they are dead-lettered as isolated; on earlier runs the batch would be held (test/processing/outageHold).
   const context: BatchContext = {
     invocationId: 'inv-1',
     logger: silentLogger,
     finalAttempt: false,
+    rerun: 3,
     onTripped: (t) => {
       trips.push(t.tripId);
       return Promise.resolve();
@@ -139,14 +142,14 @@ describe('processing with the shared breaker (real gate, real Redis store)', () 
     expect(h.trips).toHaveLength(1);
   });
 
-  it('below the threshold: dead-letters the failed events and returns', async () => {
+  it('below the threshold: dead-letters the events failing alone and returns', async () => {
     const store = redisStore();
     const h = harness(store);
     const result = await h.process(batch(6, [2, 4]), h.context);
     expect(result).toMatchObject({ processed: 4, deadLettered: 2 });
     expect(h.deadLetters.letters.map((l) => [l.event.sequenceNumber, l.reason])).toEqual([
-      [2, 'failed'],
-      [4, 'failed'],
+      [2, 'isolated'],
+      [4, 'isolated'],
     ]);
     expect(h.sink.written).toEqual(['s0', 's1', 's3', 's5']);
     expect((await store.record([], T0)).failuresInWindow).toBe(2);
@@ -229,6 +232,25 @@ describe('processing while the breaker store is down (G6)', () => {
     expect(h.gate.health().ok).toBe(true);
     expect(h.gateLogger.infos.some((l) => l.includes('reachable again'))).toBe(true);
     expect(h.gateLogger.errors).toHaveLength(2);
+  });
+
+  it('Redis stopped while the downstream is down: the batch is still held, nothing dead-lettered', async () => {
+    const client = createBreakerRedis(redis.url);
+    const store = redisStore(uniqueName('both'), client);
+    const h = harness(store);
+    await h.process(batch(1, [], 90), h.context); // connected
+    const lost = event(client, 'reconnecting');
+    await redis.stop();
+    await lost;
+    h.clock.advance(1_000);
+    const everyone = Array.from({ length: 5 }, (_, i) => i);
+    const error = await h.process(batch(5, everyone, 100), h.context).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'BATCH_HELD', reason: 'outage' });
+    expect(h.deadLetters.letters).toEqual([]);
+    expect(h.gate.health().ok).toBe(false);
+    const back = event(client, 'ready');
+    redis = await startRedis(redis.port);
+    await back;
   });
 
   it('Table unreachable (503): healthy events processed, failures dead-lettered, outage in health', async () => {

@@ -10,6 +10,7 @@ import { bindingOfType, invokeRpc } from '../../support/fakeFunctionsCore';
 import { type FunctionsHttpServer, startFunctionsHttpServer } from '../../support/functionsHttpServer';
 import { makeSelfSignedCert } from '../../support/selfSignedCert';
 import { type SmtpSink, startSmtpSink } from '../../support/smtpSink';
+import type { SinkCall, WriteRefusal } from './downstream';
 import { DurableBackend } from './durableBackend';
 import { SimClock } from './simClock';
 import { type SinkWrite, startWorldDownstream, type WorldDownstream } from './worldDownstream';
@@ -61,6 +62,16 @@ export class BreakwaterWorld {
   }
   set downstreamDown(down: boolean) {
     this.downstream.down = down;
+  }
+
+  /** Every call the downstream received, in order. */
+  get sinkCalls(): readonly SinkCall[] {
+    return this.downstream.calls;
+  }
+
+  /** A downstream fault besides the outage, e.g. one event it always refuses; undefined = none. */
+  set refuseWrites(refuse: WriteRefusal | undefined) {
+    this.downstream.refuse = refuse;
   }
 
   static async create(options: WorldOptions): Promise<BreakwaterWorld> {

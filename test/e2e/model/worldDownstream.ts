@@ -6,6 +6,7 @@ import type { ActivitySink } from '../../../src/processing/activitySink';
 import { readingVersion, type SensorActivityRow } from '../../../src/processing/homeActivityTableSink';
 import type { Clock } from '../../../src/time/clock';
 import { type HttpDownstream, startHttpDownstream } from '../../support/httpDownstream';
+import type { Downstream } from './downstream';
 
 /** One successful sink write, as the downstream saw it. */
 export interface SinkWrite {
@@ -23,12 +24,11 @@ export interface SinkWrite {
  * The downstream of a world: the real Table sink on Azurite (down = a 503 in front of it) or the real
  * HTTP sink against a local HTTP API (down = the API resets every connection).
  */
-export interface WorldDownstream {
+export interface WorldDownstream extends Downstream {
   readonly kind: SinkKind;
   /** Settings that point the app at this downstream. */
   readonly settings: Record<string, string>;
   readonly http: HttpDownstream | undefined;
-  down: boolean;
   /** Wraps the real sink: records each successful write (and, for table, fails while down). */
   decorate(real: ActivitySink, writes: SinkWrite[], clock: Clock): ActivitySink;
   /** The version the downstream holds for `homeId/sensorId`, read from the downstream itself. */
@@ -39,6 +39,8 @@ export interface WorldDownstream {
 export async function startWorldDownstream(kind: SinkKind): Promise<WorldDownstream> {
   const http = kind === 'http' ? await startHttpDownstream() : undefined;
   let down = false;
+  let refuse: Downstream['refuse'];
+  const calls: Downstream['calls'] = [];
   let table: TableClient | undefined;
   const unavailable = () => new RestError('downstream unavailable', { statusCode: 503 });
   return {
@@ -52,6 +54,13 @@ export async function startWorldDownstream(kind: SinkKind): Promise<WorldDownstr
           SINK_HTTP_TIMEOUT_MS: '5000',
         }
       : { SINK: 'table' },
+    calls,
+    get refuse() {
+      return refuse;
+    },
+    set refuse(value: Downstream['refuse']) {
+      refuse = value;
+    },
     get down() {
       return down;
     },
@@ -61,7 +70,10 @@ export async function startWorldDownstream(kind: SinkKind): Promise<WorldDownstr
     },
     decorate: (real, writes, clock) => ({
       write: async (reading, event, signal) => {
+        calls.push({ at: clock.now(), down, run: String(event.properties.run) });
         if (down && !http) throw unavailable();
+        const refused = refuse?.(reading, event);
+        if (refused) throw refused;
         const result = await real.write(reading, event, signal);
         writes.push({
           partitionId: event.partitionId ?? '?',

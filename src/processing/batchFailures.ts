@@ -1,0 +1,69 @@
+import { boundText } from '../text/boundText';
+import type { PlannedLetter } from './batchDecision';
+import type { FailureSample } from './breakerGate';
+import { classifyError } from './classifyError';
+import type { EventOutcome } from './eventOutcome';
+import type { Logger } from './logger';
+import { eventKey } from './receivedEvent';
+
+/** Sample messages in the trip record and emails, and log lines: short, and never more than one line. */
+const SAMPLE_MESSAGE_LENGTH = 200;
+const LOG_MESSAGE_LENGTH = 300;
+
+/** Failures reported to the breaker window: failed events, and events not tried because of them. */
+export function failureSamples(outcomes: readonly EventOutcome[]): FailureSample[] {
+  return outcomes.flatMap((o): FailureSample[] => {
+    if (o.status === 'failed')
+      return [
+        {
+          eventKey: eventKey(o.event),
+          kind: classifyError(o.error),
+          message: boundText(o.error.message, SAMPLE_MESSAGE_LENGTH),
+        },
+      ];
+    if (o.status === 'untried')
+      return [{ eventKey: eventKey(o.event), kind: 'transient', message: `not tried: ${o.why}` }];
+    return [];
+  });
+}
+
+/** Counting a held event for longer than this adds nothing: it exceeds any sensible window. */
+const MAX_HELD_SECONDS = 60;
+
+/**
+ * How many times each failure of a run counts. A batch held because nothing gets through counts each of
+ * its events once per second until the host's next re-run: the events are kept from the downstream for
+ * that long. Before holding, each second's new events failed and counted; now the same events wait,
+ * and the window still sees about one failure per held event per second, from the first run on, so the
+ * breaker trips at least as soon as before. Otherwise (the downstream took other writes, or the batch
+ * completes) each failure counts once.
+ */
+export function heldFailureWeight(heldAsOutage: boolean, nextRerunDelayMs: number | undefined): number {
+  if (!heldAsOutage || nextRerunDelayMs === undefined) return 1;
+  return Math.min(MAX_HELD_SECONDS, Math.max(1, Math.round(nextRerunDelayMs / 1000)));
+}
+
+/**
+ * The samples repeated `weight` times. The stores count `length` and keep the last few as the trip's
+ * sample, so the batch's own order is kept at the end (no duplicates in the sample).
+ */
+export function weighted(samples: readonly FailureSample[], weight: number): readonly FailureSample[] {
+  if (weight <= 1) return samples;
+  return Array.from({ length: samples.length * weight }, (_, i) => samples[i % samples.length]).filter(
+    (s): s is FailureSample => s !== undefined,
+  );
+}
+
+/** One line per dead letter, one for the whole batch when the host's retries ran out. */
+export function logDeadLetters(logger: Logger, letters: readonly PlannedLetter[]): void {
+  const exhausted = letters.filter((l) => l.reason === 'retries-exhausted').length;
+  if (exhausted > 0)
+    logger.error(`host retries exhausted while the batch was held: dead-lettered ${exhausted} event(s)`);
+  for (const { outcome: o, reason } of letters) {
+    if (reason === 'retries-exhausted') continue;
+    const attempts = o.status === 'failed' ? ` after ${o.attempts} attempt(s)` : '';
+    const message =
+      o.status === 'untried' ? `not tried: ${o.why}` : boundText(o.error.message, LOG_MESSAGE_LENGTH);
+    logger.warn(`dead-lettered ${reason} event ${eventKey(o.event)}${attempts}: ${message}`);
+  }
+}

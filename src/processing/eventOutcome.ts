@@ -1,0 +1,22 @@
+import type { FailureScope } from './classifyError';
+import type { ReceivedEvent } from './receivedEvent';
+
+/** What happened to one event of a batch on this run. */
+export type EventOutcome =
+  | {
+      readonly status: 'processed';
+      readonly event: ReceivedEvent;
+      readonly applied: boolean;
+      readonly attempts: number;
+    }
+  | { readonly status: 'poison'; readonly event: ReceivedEvent; readonly error: Error }
+  | {
+      readonly status: 'failed';
+      readonly event: ReceivedEvent;
+      readonly error: Error;
+      readonly attempts: number;
+      /** `outage`: any event would fail alike (hold); `event`: this event was refused (dead-letter). */
+      readonly scope: FailureScope;
+    }
+  /** Not tried on this run: the batch failed fast, or its deadline passed. Held like an outage failure. */
+  | { readonly status: 'untried'; readonly event: ReceivedEvent; readonly why: string };
