@@ -5,6 +5,7 @@ import type { BreakerOrchestratorSettings } from '../orchestration/breakerOrches
 import type { WatchdogDeps } from '../orchestration/runWatchdog';
 import { queueDeadLetterCount } from '../operator/queueDeadLetterCount';
 import { makeNotifyAndControl } from './notifyAndControl';
+import { webhookDeps } from './webhookDeps';
 import type { Runtime } from './runtime';
 
 /**
@@ -22,6 +23,7 @@ export function orchestratorSettingsFrom(config: AppConfig): BreakerOrchestrator
     maxReminders: config.approval.maxReminders,
     reminderMinutes: config.approval.reminderMinutes,
     probationSeconds: config.breaker.probationSeconds,
+    webhook: config.operations.webhook !== undefined,
     retry: ACTIVITY_RETRY,
   };
 }
@@ -47,6 +49,7 @@ export function createActivityDeps(runtime: Runtime): BreakerActivityDeps {
     }),
     clock: runtime.clock,
     deadLetterCount: queueDeadLetterCount(runtime.storage.queue(config.processing.deadLetterQueue)),
+    ...webhookDeps(config, runtime.clock),
   };
 }
 

@@ -6,6 +6,7 @@ import {
   type StorageConnection,
 } from './appConfig';
 import { ConfigError, type ConfigProblem } from './configError';
+import { readOperationsConfig } from './operationsConfig';
 import { hostSettingNames, type SettingName, settings } from './settings';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -100,6 +101,7 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
   const control = readControl(env, v, runningInAzure, problems);
   const transport = readEmailTransport(v, problems);
   const signingKey = require('APPROVAL_SIGNING_KEY', v.APPROVAL_SIGNING_KEY);
+  const operations = readOperationsConfig(v, problems);
   const publicBaseUrl =
     v.PUBLIC_BASE_URL ??
     (nonEmpty(env.WEBSITE_HOSTNAME) ? `https://${env.WEBSITE_HOSTNAME}` : 'http://localhost:7071');
@@ -150,6 +152,7 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
       maxReminders: must(v.APPROVAL_MAX_REMINDERS),
       publicBaseUrl,
     },
+    operations: must(operations),
     managedIdentityClientId: v.AZURE_CLIENT_ID,
     runningInAzure,
   };
