@@ -72,6 +72,14 @@ param maximumInstanceCount int = 100
 @allowed([512, 2048, 4096])
 param instanceMemoryMB int = 2048
 
+@minValue(1)
+@description('Alert rule: dead letters waiting above which the approvers are alerted.')
+param alertDeadLetterThreshold int = 100
+
+@minValue(5)
+@description('Alert rule: minutes events may be held (breaker OPEN or a held batch) before the approvers are alerted.')
+param alertHeldMinutes int = 60
+
 @description('Further Breakwater settings by catalogue name (src/config/settings.ts), e.g. { "BREAKER_THRESHOLD": "100" }. Unset settings take the catalogue defaults.')
 param appSettingOverrides object = {}
 
@@ -106,6 +114,20 @@ module monitoring 'core/monitoring.bicep' = {
     logAnalyticsName: '${abbrs.operationalInsightsWorkspaces}${resourceToken}'
     applicationInsightsName: '${abbrs.insightsComponents}${resourceToken}'
     identityPrincipalId: identity.outputs.principalId
+  }
+}
+
+module alerts 'core/alerts.bicep' = {
+  name: 'alerts'
+  scope: rg
+  params: {
+    location: location
+    tags: tags
+    applicationInsightsName: monitoring.outputs.applicationInsightsName
+    actionGroupName: '${abbrs.insightsActionGroups}${resourceToken}'
+    approvers: approvers
+    deadLetterThreshold: alertDeadLetterThreshold
+    heldMinutesThreshold: alertHeldMinutes
   }
 }
 

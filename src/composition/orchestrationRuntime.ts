@@ -3,6 +3,7 @@ import type { BreakerActivityDeps } from '../orchestration/breakerActivities';
 import { makeBreakerMessages } from '../orchestration/breakerMessages';
 import type { BreakerOrchestratorSettings } from '../orchestration/breakerOrchestrator';
 import type { WatchdogDeps } from '../orchestration/runWatchdog';
+import type { HeartbeatDeps } from '../telemetry/heartbeat';
 import { queueDeadLetterCount } from '../operator/queueDeadLetterCount';
 import { makeNotifyAndControl } from './notifyAndControl';
 import { webhookDeps } from './webhookDeps';
@@ -60,4 +61,28 @@ export function createWatchdogDeps(runtime: Runtime): WatchdogDeps {
     functionName: runtime.config.functionName,
     graceMs: WATCHDOG_GRACE_MS,
   };
+}
+
+let heartbeatCache: { runtime: Runtime; deps: HeartbeatDeps } | undefined;
+
+/** The heartbeat's reads: breaker state, the trigger switch (ARM in Azure), dead-letter queue depth. */
+export function createHeartbeatDeps(runtime: Runtime): HeartbeatDeps {
+  if (heartbeatCache?.runtime !== runtime) {
+    const { config } = runtime;
+    const { triggerSwitch } = makeNotifyAndControl(config, {
+      ...runtime.notifyAndControl,
+      getCredential: runtime.getCredential,
+    });
+    heartbeatCache = {
+      runtime,
+      deps: {
+        store: runtime.breakerStore,
+        triggerSwitch,
+        deadLetterCount: queueDeadLetterCount(runtime.storage.queue(config.processing.deadLetterQueue)),
+        clock: runtime.clock,
+        functionName: config.functionName,
+      },
+    };
+  }
+  return heartbeatCache.deps;
 }

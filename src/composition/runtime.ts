@@ -8,6 +8,7 @@ import type { AppConfig } from '../config/appConfig';
 import { type Environment, loadConfig } from '../config/loadConfig';
 import type { ActivitySink } from '../processing/activitySink';
 import { type BatchProcessor, makeBatchProcessor } from '../processing/batchProcessor';
+import { withHeldBatchTelemetry } from '../telemetry/heldBatchTelemetry';
 import type { BreakerGate } from '../processing/breakerGate';
 import { makeBlobQueueDeadLetterStore } from '../processing/blobQueueDeadLetterStore';
 import type { DeadLetterStore } from '../processing/deadLetter';
@@ -83,19 +84,23 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
     // Process-wide, outside any invocation: outages are logged once per interval, not per batch.
     logger: console,
   });
-  const processBatch = makeBatchProcessor({
-    functionName: config.functionName,
-    sink,
-    deadLetters,
-    breaker: options.breakerGate ?? breaker,
+  // Held batches also leave a BatchHeld line for the alert rules (src/telemetry).
+  const processBatch = withHeldBatchTelemetry(
+    makeBatchProcessor({
+      functionName: config.functionName,
+      sink,
+      deadLetters,
+      breaker: options.breakerGate ?? breaker,
+      clock,
+      retry: {
+        maxAttempts: config.processing.maxAttempts,
+        initialDelayMs: config.processing.retryInitialDelayMs,
+        maxDelayMs: config.processing.retryMaxDelayMs,
+      },
+      batchDeadlineMs: config.processing.batchDeadlineMs,
+    }),
     clock,
-    retry: {
-      maxAttempts: config.processing.maxAttempts,
-      initialDelayMs: config.processing.retryInitialDelayMs,
-      maxDelayMs: config.processing.retryMaxDelayMs,
-    },
-    batchDeadlineMs: config.processing.batchDeadlineMs,
-  });
+  );
   const { getCredential: _ignored, ...notifyAndControl } = options.notifyAndControl ?? {};
   return {
     config,

@@ -4,6 +4,7 @@ import type { BreakerGate, BreakerTrippedHandler, FailureSample } from './breake
 import { classifyError } from './classifyError';
 import type { DeadLetter, DeadLetterReason, DeadLetterStore } from './deadLetter';
 import { decodeReading } from './decodeReading';
+import { telemetryLine } from '../telemetry/telemetryNames';
 import { CircuitOpenError, DeadLetterWriteError, ensureError, isPoisonEventError } from './errors';
 import { attemptWithRetry, type EventRetryOptions, makeEventRetryPolicy } from './eventRetry';
 import type { Logger } from './logger';
@@ -155,6 +156,9 @@ export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
 async function notifyTripped(context: BatchContext, tripId: string, failuresInWindow: number | undefined) {
   context.logger.error(
     `circuit breaker TRIPPED (trip ${tripId}, ${failuresInWindow ?? '?'} failures in window)`,
+  );
+  context.logger.error(
+    telemetryLine('breakerOpened', { tripId, failuresInWindow: failuresInWindow ?? null }),
   );
   if (!context.onTripped) return;
   try {
