@@ -72,6 +72,12 @@ param maximumInstanceCount int = 100
 @allowed([512, 2048, 4096])
 param instanceMemoryMB int = 2048
 
+@description('Turn on App Service authentication (Microsoft Entra ID) and APPROVAL_REQUIRE_SIGNED_IN: only a signed-in user listed in approvers may approve a restart. Needs authClientId.')
+param enableAppServiceAuth bool = false
+
+@description('Client id of the Entra app registration for App Service authentication (see infra/app/app-auth.bicep); used only with enableAppServiceAuth.')
+param authClientId string = ''
+
 @minValue(1)
 @description('Alert rule: dead letters waiting above which the approvers are alerted.')
 param alertDeadLetterThreshold int = 100
@@ -255,11 +261,22 @@ module functionApp 'app/function-app.bicep' = {
       ACS_ENDPOINT: communication.outputs.endpoint
       EMAIL_SENDER: communication.outputs.senderAddress
       APPROVERS: approvers
+      APPROVAL_REQUIRE_SIGNED_IN: enableAppServiceAuth ? 'true' : 'false'
       APPROVAL_SIGNING_KEY: keyVaultReference(keyVault.outputs.approvalSigningKeyUri)
       APPROVAL_SIGNING_KEY_PREVIOUS: empty(approvalSigningKeyPrevious)
         ? ''
         : keyVaultReference(keyVault.outputs.approvalSigningKeyPreviousUri)
     }
+  }
+}
+
+module appAuth 'app/app-auth.bicep' = if (enableAppServiceAuth) {
+  name: 'app-auth'
+  scope: rg
+  params: {
+    siteName: functionApp.outputs.name
+    clientId: authClientId
+    tenantId: tenant().tenantId
   }
 }
 

@@ -101,7 +101,7 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
   const control = readControl(env, v, runningInAzure, problems);
   const transport = readEmailTransport(v, problems);
   const signingKey = require('APPROVAL_SIGNING_KEY', v.APPROVAL_SIGNING_KEY);
-  const operations = readOperationsConfig(v, problems);
+  const operations = readOperationsConfig(v, env, problems);
   const publicBaseUrl =
     v.PUBLIC_BASE_URL ??
     (nonEmpty(env.WEBSITE_HOSTNAME) ? `https://${env.WEBSITE_HOSTNAME}` : 'http://localhost:7071');

@@ -25,10 +25,24 @@ export interface OperationsConfig {
 /**
  * Reads and cross-checks the operations settings. A json webhook without a signing key is refused: its
  * receiver could not tell our notices from anyone else's. Entra auth for Redis needs TLS (Azure Managed
- * Redis only accepts it) and no password in the URL (the token is the password).
+ * Redis only accepts it) and no password in the URL (the token is the password). Signed-in approvers
+ * need App Service authentication in front of the app.
  */
-export function readOperationsConfig(v: Values, problems: ConfigProblem[]): OperationsConfig | undefined {
+export function readOperationsConfig(
+  v: Values,
+  env: Readonly<Record<string, string | undefined>>,
+  problems: ConfigProblem[],
+): OperationsConfig | undefined {
   const before = problems.length;
+  // In Azure the platform says whether App Service authentication is on (WEBSITE_AUTH_ENABLED=True).
+  // Without it a client could send the principal headers itself, so the requirement would mean nothing.
+  const inAzure = (env.WEBSITE_SITE_NAME ?? '').trim() !== '';
+  if (v.APPROVAL_REQUIRE_SIGNED_IN === true && inAzure && env.WEBSITE_AUTH_ENABLED?.toLowerCase() !== 'true')
+    problems.push({
+      setting: 'APPROVAL_REQUIRE_SIGNED_IN',
+      message:
+        'needs App Service authentication on this app (WEBSITE_AUTH_ENABLED is not True): deploy with enableAppServiceAuth',
+    });
   const format = v.WEBHOOK_FORMAT ?? 'json';
   if (v.WEBHOOK_URL !== undefined && format === 'json' && v.WEBHOOK_SIGNING_KEY === undefined)
     problems.push({

@@ -76,6 +76,21 @@ describe('operations settings', () => {
       ]);
   });
 
+  it('refuse signed-in approvers in Azure when App Service authentication is off (headers could be forged)', () => {
+    const azure = {
+      ...minimal,
+      WEBSITE_SITE_NAME: 'func-x',
+      TRIGGER_CONTROL: 'local',
+      APPROVAL_REQUIRE_SIGNED_IN: 'true',
+    };
+    expect(problemsOf(azure)).toEqual([
+      expect.stringMatching(/^APPROVAL_REQUIRE_SIGNED_IN: needs App Service authentication/),
+    ]);
+    expect(loadConfig({ ...azure, WEBSITE_AUTH_ENABLED: 'True' }).operations.requireSignedInApprover).toBe(
+      true,
+    );
+  });
+
   it('read the signed-in approver requirement', () => {
     expect(
       loadConfig({ ...minimal, APPROVAL_REQUIRE_SIGNED_IN: 'true' }).operations.requireSignedInApprover,
