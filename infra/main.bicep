@@ -191,7 +191,7 @@ module redis 'core/redis.bicep' = if (breakerStore == 'redis') {
     location: location
     tags: tags
     name: '${abbrs.cacheRedisEnterprise}${resourceToken}'
-    keyVaultName: keyVault.outputs.name
+    identityPrincipalId: identity.outputs.principalId
   }
 }
 
@@ -250,7 +250,8 @@ module functionApp 'app/function-app.bicep' = {
       DEAD_LETTER_CONTAINER: deadLetterContainerName
       DEAD_LETTER_QUEUE: deadLetterQueueName
       BREAKER_STORE: breakerStore
-      REDIS_CONNECTION: breakerStore == 'redis' ? keyVaultReference(redis!.outputs.connectionSecretUri) : ''
+      REDIS_CONNECTION: breakerStore == 'redis' ? redis!.outputs.connectionUrl : ''
+      REDIS_AUTH: 'entra'
       TRIGGER_CONTROL: 'arm'
       // Explicit rather than parsed from WEBSITE_OWNER_NAME, whose shape differs between plans.
       AZURE_SUBSCRIPTION_ID: subscription().subscriptionId

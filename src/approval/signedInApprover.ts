@@ -63,9 +63,11 @@ function principalAddresses(encoded: string | null): string[] {
 
 /** Trimmed, bounded, without control characters (the name reaches logs, records and emails). */
 function clean(value: string | null): string {
-  return (value ?? '')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f]/g, ' ')
-    .trim()
-    .slice(0, MAX_NAME);
+  return (
+    (value ?? '')
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f]/g, ' ')
+      .trim()
+      .slice(0, MAX_NAME)
+  );
 }

@@ -76,7 +76,7 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
     storage.container(config.processing.deadLetterContainer, deadLetterRetry),
     storage.queue(config.processing.deadLetterQueue, deadLetterRetry),
   );
-  const breakerStore = makeBreakerStore(config, storage);
+  const breakerStore = makeBreakerStore(config, storage, { getCredential, clock });
   const breaker = makeStoreBreakerGate({
     store: breakerStore,
     clock,

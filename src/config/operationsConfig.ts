@@ -50,7 +50,7 @@ export function readOperationsConfig(
       message: 'is required when WEBHOOK_URL is set with WEBHOOK_FORMAT=json (receivers verify it)',
     });
   const redisAuth = v.REDIS_AUTH ?? 'url';
-  if (redisAuth === 'entra' && v.REDIS_CONNECTION !== undefined) {
+  if (redisAuth === 'entra' && v.BREAKER_STORE === 'redis' && v.REDIS_CONNECTION !== undefined) {
     const url = URL.canParse(v.REDIS_CONNECTION) ? new URL(v.REDIS_CONNECTION) : undefined;
     if (url?.protocol !== 'rediss:' || url.password !== '')
       problems.push({

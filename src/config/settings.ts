@@ -101,7 +101,8 @@ export const settings = {
     example: 'table',
   }),
   REDIS_CONNECTION: text({
-    description: 'Redis URL (redis:// or rediss://), required when BREAKER_STORE=redis.',
+    description:
+      'Redis URL (redis:// or rediss://), required when BREAKER_STORE=redis. With REDIS_AUTH=entra: rediss://<identity object id>@<host>:10000, no password.',
     example: 'redis://localhost:6379',
     pattern: /^rediss?:\/\/.+/,
     expects: 'a redis:// or rediss:// URL',
