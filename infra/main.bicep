@@ -72,6 +72,18 @@ param maximumInstanceCount int = 100
 @allowed([512, 2048, 4096])
 param instanceMemoryMB int = 2048
 
+@secure()
+@description('WEBHOOK_URL: webhook for breaker notices beside the email (paging, Teams, Slack); empty = none. Stored in Key Vault.')
+param webhookUrl string = ''
+
+@allowed(['json', 'teams', 'slack'])
+@description('WEBHOOK_FORMAT')
+param webhookFormat string = 'json'
+
+@secure()
+@description('WEBHOOK_SIGNING_KEY: HMAC key that signs each webhook (required for json). Stored in Key Vault.')
+param webhookSigningKey string = ''
+
 @description('Turn on App Service authentication (Microsoft Entra ID) and APPROVAL_REQUIRE_SIGNED_IN: only a signed-in user listed in approvers may approve a restart. Needs authClientId.')
 param enableAppServiceAuth bool = false
 
@@ -207,6 +219,26 @@ module communication 'core/communication.bicep' = {
   }
 }
 
+module webhookUrlSecret 'core/key-vault-secret.bicep' = if (!empty(webhookUrl)) {
+  name: 'webhook-url-secret'
+  scope: rg
+  params: {
+    vaultName: keyVault.outputs.name
+    name: 'webhook-url'
+    value: webhookUrl
+  }
+}
+
+module webhookKeySecret 'core/key-vault-secret.bicep' = if (!empty(webhookSigningKey)) {
+  name: 'webhook-key-secret'
+  scope: rg
+  params: {
+    vaultName: keyVault.outputs.name
+    name: 'webhook-signing-key'
+    value: webhookSigningKey
+  }
+}
+
 // An app setting that the platform resolves from Key Vault with the app's identity.
 func keyVaultReference(secretUri string) string => '@Microsoft.KeyVault(SecretUri=${secretUri})'
 
@@ -263,6 +295,9 @@ module functionApp 'app/function-app.bicep' = {
       EMAIL_SENDER: communication.outputs.senderAddress
       APPROVERS: approvers
       APPROVAL_REQUIRE_SIGNED_IN: enableAppServiceAuth ? 'true' : 'false'
+      WEBHOOK_URL: empty(webhookUrl) ? '' : keyVaultReference(webhookUrlSecret!.outputs.secretUri)
+      WEBHOOK_FORMAT: webhookFormat
+      WEBHOOK_SIGNING_KEY: empty(webhookSigningKey) ? '' : keyVaultReference(webhookKeySecret!.outputs.secretUri)
       APPROVAL_SIGNING_KEY: keyVaultReference(keyVault.outputs.approvalSigningKeyUri)
       APPROVAL_SIGNING_KEY_PREVIOUS: empty(approvalSigningKeyPrevious)
         ? ''

@@ -148,7 +148,12 @@ describe('compiled infra/main.bicep', () => {
     // Secret settings are Key Vault references, built by main.bicep's keyVaultReference function.
     expect(JSON.stringify(template.functions)).toContain('@Microsoft.KeyVault(SecretUri={0})');
     for (const name of ['APPROVAL_SIGNING_KEY', 'APPROVAL_SIGNING_KEY_PREVIOUS']) {
-      expect(values[name]).toMatch(/__bicep\.keyVaultReference\(reference\('(keyVault|redis)'\)\.outputs\./);
+      expect(values[name]).toMatch(/__bicep\.keyVaultReference\(reference\('keyVault'\)\.outputs\./);
+    }
+    for (const name of ['WEBHOOK_URL', 'WEBHOOK_SIGNING_KEY']) {
+      expect(values[name]).toMatch(
+        /__bicep\.keyVaultReference\(reference\('webhook(Url|Key)Secret'\)\.outputs\./,
+      );
     }
   });
 
