@@ -12,6 +12,7 @@ import { pipelineSection } from './pipelineSection';
 import { processingSection } from './processingSection';
 import { redisMemorySection } from './redisMemorySection';
 import { redisRecordSection } from './redisRecordSection';
+import { storageCallsSection } from './storageCallsSection';
 import { tableRecordSection } from './tableRecordSection';
 
 const sections: readonly BenchSection[] = [
@@ -20,6 +21,7 @@ const sections: readonly BenchSection[] = [
   tableRecordSection,
   processingSection,
   pipelineSection,
+  storageCallsSection,
 ];
 
 function machine(): string {
