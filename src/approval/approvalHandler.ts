@@ -64,7 +64,11 @@ export function makeApprovalHandler(deps: ApprovalHandlerDeps): HttpHandler {
     if (refusal !== undefined) return refusalPage(refusal, { payload, situation });
 
     const signedIn = deps.signedInApprovers && checkSignedInApprover(request.headers, deps.signedInApprovers);
-    if (signedIn && !signedIn.ok) return signedInRefusalPage(signedIn.refusal, { token, ...signedIn });
+    if (signedIn && !signedIn.ok)
+      return signedInRefusalPage(signedIn.refusal, {
+        token,
+        ...(signedIn.refusal === 'not-an-approver' ? { principal: signedIn.principal } : {}),
+      });
 
     const principal = request.headers.get(PRINCIPAL_HEADER)?.trim() || undefined;
     if (!isPost) return confirmationPage({ payload, situation, token, principal });
