@@ -43,6 +43,16 @@ param eventHubName string = 'sensor-readings'
 param eventHubPartitionCount int = 16
 
 @minValue(1)
+@maxValue(40)
+@description('Throughput units of the Event Hubs namespace: the scenario (100,000 homes, one reading a minute, about 1,700 events/s) needs 2 (docs/capacity.md).')
+param eventHubThroughputUnits int = 2
+
+@minValue(0)
+@maxValue(40)
+@description('Auto-inflate ceiling of the namespace (0 = off): headroom for bursts and catching up after a trip.')
+param eventHubMaxThroughputUnits int = 4
+
+@minValue(1)
 @maxValue(7)
 @description('Days the hub keeps events (Standard tier: at most 7). Held events wait in the hub while the breaker is open, so this bounds how long an approval may take.')
 param eventHubRetentionDays int = 7
@@ -71,6 +81,32 @@ param maximumInstanceCount int = 100
 
 @allowed([512, 2048, 4096])
 param instanceMemoryMB int = 2048
+
+@secure()
+@description('WEBHOOK_URL: webhook for breaker notices beside the email (paging, Teams, Slack); empty = none. Stored in Key Vault.')
+param webhookUrl string = ''
+
+@allowed(['json', 'teams', 'slack'])
+@description('WEBHOOK_FORMAT')
+param webhookFormat string = 'json'
+
+@secure()
+@description('WEBHOOK_SIGNING_KEY: HMAC key that signs each webhook (required for json). Stored in Key Vault.')
+param webhookSigningKey string = ''
+
+@description('Turn on App Service authentication (Microsoft Entra ID) and APPROVAL_REQUIRE_SIGNED_IN: only a signed-in user listed in approvers may approve a restart. Needs authClientId.')
+param enableAppServiceAuth bool = false
+
+@description('Client id of the Entra app registration for App Service authentication (see infra/app/app-auth.bicep); used only with enableAppServiceAuth.')
+param authClientId string = ''
+
+@minValue(1)
+@description('Alert rule: dead letters waiting above which the approvers are alerted.')
+param alertDeadLetterThreshold int = 100
+
+@minValue(5)
+@description('Alert rule: minutes events may be held (breaker OPEN or a held batch) before the approvers are alerted.')
+param alertHeldMinutes int = 60
 
 @description('Further Breakwater settings by catalogue name (src/config/settings.ts), e.g. { "BREAKER_THRESHOLD": "100" }. Unset settings take the catalogue defaults.')
 param appSettingOverrides object = {}
@@ -109,6 +145,20 @@ module monitoring 'core/monitoring.bicep' = {
   }
 }
 
+module alerts 'core/alerts.bicep' = {
+  name: 'alerts'
+  scope: rg
+  params: {
+    location: location
+    tags: tags
+    applicationInsightsName: monitoring.outputs.applicationInsightsName
+    actionGroupName: '${abbrs.insightsActionGroups}${resourceToken}'
+    approvers: approvers
+    deadLetterThreshold: alertDeadLetterThreshold
+    heldMinutesThreshold: alertHeldMinutes
+  }
+}
+
 module storage 'core/storage.bicep' = {
   name: 'storage'
   scope: rg
@@ -136,6 +186,8 @@ module eventHubs 'core/event-hubs.bicep' = {
     eventHubName: eventHubName
     partitionCount: eventHubPartitionCount
     messageRetentionInDays: eventHubRetentionDays
+    throughputUnits: eventHubThroughputUnits
+    maximumThroughputUnits: eventHubMaxThroughputUnits
     consumerGroupName: consumerGroupName
     identityPrincipalId: identity.outputs.principalId
     principalId: principalId
@@ -163,7 +215,7 @@ module redis 'core/redis.bicep' = if (breakerStore == 'redis') {
     location: location
     tags: tags
     name: '${abbrs.cacheRedisEnterprise}${resourceToken}'
-    keyVaultName: keyVault.outputs.name
+    identityPrincipalId: identity.outputs.principalId
   }
 }
 
@@ -176,6 +228,26 @@ module communication 'core/communication.bicep' = {
     emailServiceName: '${abbrs.communicationEmailServices}${resourceToken}'
     dataLocation: communicationDataLocation
     identityPrincipalId: identity.outputs.principalId
+  }
+}
+
+module webhookUrlSecret 'core/key-vault-secret.bicep' = if (!empty(webhookUrl)) {
+  name: 'webhook-url-secret'
+  scope: rg
+  params: {
+    vaultName: keyVault.outputs.name
+    name: 'webhook-url'
+    value: webhookUrl
+  }
+}
+
+module webhookKeySecret 'core/key-vault-secret.bicep' = if (!empty(webhookSigningKey)) {
+  name: 'webhook-key-secret'
+  scope: rg
+  params: {
+    vaultName: keyVault.outputs.name
+    name: 'webhook-signing-key'
+    value: webhookSigningKey
   }
 }
 
@@ -222,7 +294,8 @@ module functionApp 'app/function-app.bicep' = {
       DEAD_LETTER_CONTAINER: deadLetterContainerName
       DEAD_LETTER_QUEUE: deadLetterQueueName
       BREAKER_STORE: breakerStore
-      REDIS_CONNECTION: breakerStore == 'redis' ? keyVaultReference(redis!.outputs.connectionSecretUri) : ''
+      REDIS_CONNECTION: breakerStore == 'redis' ? redis!.outputs.connectionUrl : ''
+      REDIS_AUTH: 'entra'
       TRIGGER_CONTROL: 'arm'
       // Explicit rather than parsed from WEBSITE_OWNER_NAME, whose shape differs between plans.
       AZURE_SUBSCRIPTION_ID: subscription().subscriptionId
@@ -233,11 +306,25 @@ module functionApp 'app/function-app.bicep' = {
       ACS_ENDPOINT: communication.outputs.endpoint
       EMAIL_SENDER: communication.outputs.senderAddress
       APPROVERS: approvers
+      APPROVAL_REQUIRE_SIGNED_IN: enableAppServiceAuth ? 'true' : 'false'
+      WEBHOOK_URL: empty(webhookUrl) ? '' : keyVaultReference(webhookUrlSecret!.outputs.secretUri)
+      WEBHOOK_FORMAT: webhookFormat
+      WEBHOOK_SIGNING_KEY: empty(webhookSigningKey) ? '' : keyVaultReference(webhookKeySecret!.outputs.secretUri)
       APPROVAL_SIGNING_KEY: keyVaultReference(keyVault.outputs.approvalSigningKeyUri)
       APPROVAL_SIGNING_KEY_PREVIOUS: empty(approvalSigningKeyPrevious)
         ? ''
         : keyVaultReference(keyVault.outputs.approvalSigningKeyPreviousUri)
     }
+  }
+}
+
+module appAuth 'app/app-auth.bicep' = if (enableAppServiceAuth) {
+  name: 'app-auth'
+  scope: rg
+  params: {
+    siteName: functionApp.outputs.name
+    clientId: authClientId
+    tenantId: tenant().tenantId
   }
 }
 

@@ -13,6 +13,14 @@ param consumerGroupName string
 @maxValue(7)
 @description('How long the hub keeps events. While the breaker is open events wait in the hub: an approval later than this loses the oldest ones.')
 param messageRetentionInDays int
+@minValue(1)
+@maxValue(40)
+@description('Throughput units: each takes in 1,000 events/s or 1 MB/s (docs/capacity.md).')
+param throughputUnits int
+@minValue(0)
+@maxValue(40)
+@description('Auto-inflate ceiling; 0 turns auto-inflate off. Auto-inflate only ever raises the TU count.')
+param maximumThroughputUnits int
 @description('Principal id of the app identity, granted Azure Event Hubs Data Receiver on the hub.')
 param identityPrincipalId string
 @description('Object id of the deploying user or principal, granted Data Sender for the producer script; empty to skip.')
@@ -26,11 +34,13 @@ resource namespace 'Microsoft.EventHub/namespaces@2024-01-01' = {
   sku: {
     name: 'Standard'
     tier: 'Standard'
-    capacity: 1
+    capacity: throughputUnits
   }
   properties: {
     disableLocalAuth: true
     minimumTlsVersion: '1.2'
+    isAutoInflateEnabled: maximumThroughputUnits > 0
+    maximumThroughputUnits: maximumThroughputUnits > 0 ? max(maximumThroughputUnits, throughputUnits) : 0
   }
 
   resource hub 'eventhubs' = {

@@ -1,5 +1,5 @@
-// Key Vault for the app's secrets: the approval-link signing keys and, with BREAKER_STORE=redis, the Redis
-// connection URL. App settings hold only Key Vault references, so no secret sits in the site configuration,
+// Key Vault for the app's secrets: the approval-link signing keys and, when configured, the webhook URL and
+// signing key (core/key-vault-secret.bicep). App settings hold only Key Vault references, so no secret sits in the site configuration,
 // in deployment outputs, or in what the breaker reads and writes back through ARM.
 
 param location string

@@ -1,13 +1,14 @@
 // Azure Managed Redis for the shared failure window (deployed only with breakerStore = 'redis').
 // EnterpriseCluster presents one endpoint to a non-cluster client; the breaker's keys share one hash tag
 // anyway, so OSSCluster would also work with a cluster-aware client.
-// The access key goes straight from listKeys() into a Key Vault secret: it is never a module output.
+// No access keys: the app's managed identity signs in with Microsoft Entra ID (REDIS_AUTH=entra: its
+// token is the password, its object id the username) through the data-access policy assigned below.
 
 param location string
 param tags object
 param name string
-@description('Key Vault that receives the redis-connection secret.')
-param keyVaultName string
+@description('Object id of the app identity: gets the default data-access policy and is the Redis username.')
+param identityPrincipalId string
 param skuName string = 'Balanced_B0'
 
 resource cluster 'Microsoft.Cache/redisEnterprise@2025-04-01' = {
@@ -28,24 +29,22 @@ resource cluster 'Microsoft.Cache/redisEnterprise@2025-04-01' = {
       clusteringPolicy: 'EnterpriseCluster'
       evictionPolicy: 'NoEviction'
       port: 10000
-      // The app connects with a redis URL and an access key (REDIS_CONNECTION).
-      accessKeysAuthentication: 'Enabled'
+      accessKeysAuthentication: 'Disabled'
+    }
+
+    // "default" is the one built-in policy: full data access, like an access key had.
+    resource appAccess 'accessPolicyAssignments' = {
+      name: 'breakwaterapp'
+      properties: {
+        accessPolicyName: 'default'
+        user: {
+          objectId: identityPrincipalId
+        }
+      }
     }
   }
 }
 
-resource vault 'Microsoft.KeyVault/vaults@2024-11-01' existing = {
-  name: keyVaultName
-}
-
-resource connectionSecret 'Microsoft.KeyVault/vaults/secrets@2024-11-01' = {
-  parent: vault
-  name: 'redis-connection'
-  properties: {
-    // ioredis decodes the password part of the URL, and access keys may hold '/', '+' and '='.
-    value: 'rediss://:${uriComponent(cluster::database.listKeys().primaryKey)}@${cluster.properties.hostName}:10000'
-  }
-}
-
 output name string = cluster.name
-output connectionSecretUri string = connectionSecret.properties.secretUri
+// Not a secret: no password, only the identity's object id as the username (REDIS_CONNECTION).
+output connectionUrl string = 'rediss://${identityPrincipalId}@${cluster.properties.hostName}:10000'

@@ -7,6 +7,8 @@ import type { Clock } from '../time/clock';
 import { approvedPage, confirmationPage, refusalPage, unavailablePage } from './approvalPages';
 import { refuseSituation, refuseToken } from './approvalRefusal';
 import { PRINCIPAL_HEADER, readApprover } from './approverName';
+import { checkSignedInApprover } from './signedInApprover';
+import { signedInRefusalPage } from './signedInPages';
 import type { OrchestrationControlFactory } from './orchestrationControl';
 import { readTripSituation, type SituationStore, type TripSituation } from './tripSituation';
 
@@ -18,6 +20,8 @@ export interface ApprovalHandlerDeps {
   readonly store: SituationStore & Pick<BreakerStore, 'updateTrip'>;
   readonly deadLetterCount: () => Promise<number | undefined>;
   readonly orchestration: OrchestrationControlFactory;
+  /** APPROVAL_REQUIRE_SIGNED_IN: the approvers a signed-in principal must be one of; undefined when off. */
+  readonly signedInApprovers?: readonly string[];
 }
 
 /** A form post is a few hundred bytes; anything far larger is not from our page. */
@@ -59,10 +63,19 @@ export function makeApprovalHandler(deps: ApprovalHandlerDeps): HttpHandler {
     const refusal = refuseSituation(payload.tripId, situation);
     if (refusal !== undefined) return refusalPage(refusal, { payload, situation });
 
+    const signedIn = deps.signedInApprovers && checkSignedInApprover(request.headers, deps.signedInApprovers);
+    if (signedIn && !signedIn.ok)
+      return signedInRefusalPage(signedIn.refusal, {
+        token,
+        ...(signedIn.refusal === 'not-an-approver' ? { principal: signedIn.principal } : {}),
+      });
+
     const principal = request.headers.get(PRINCIPAL_HEADER)?.trim() || undefined;
     if (!isPost) return confirmationPage({ payload, situation, token, principal });
 
-    const approver = readApprover(request.headers, form?.get('approver') ?? null);
+    const approver = signedIn
+      ? ({ ok: true, approver: signedIn.approver, source: 'principal' } as const)
+      : readApprover(request.headers, form?.get('approver') ?? null);
     if (!approver.ok)
       return confirmationPage({ payload, situation, token, principal, problem: approver.problem });
 

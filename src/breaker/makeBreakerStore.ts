@@ -1,22 +1,45 @@
+import type { TokenCredential } from '@azure/core-auth';
+
 import type { AppConfig } from '../config/appConfig';
+import type { Clock } from '../time/clock';
 import type { StorageClients } from '../storage/storageClients';
 import { breakerPolicyFrom } from './breakerPolicy';
 import type { BreakerStore } from './breakerStore';
 import { makeRedisBreakerStore } from './redisBreakerStore';
 import { createBreakerRedis } from './redisClient';
+import { entraRedisCredentials } from './redisCredentials';
 import { makeTableBreakerStore } from './tableBreakerStore';
 
 /**
  * The adapter `BREAKER_STORE` selects. Nothing connects here: the Redis client and the table are used
  * lazily, on the first call.
  */
-export function makeBreakerStore(config: AppConfig, storage: StorageClients): BreakerStore {
+export function makeBreakerStore(
+  config: AppConfig,
+  storage: StorageClients,
+  identity: { readonly getCredential: () => TokenCredential; readonly clock: Clock },
+): BreakerStore {
   const policy = breakerPolicyFrom(config.breaker);
   const name = config.functionName;
   if (config.breaker.store === 'redis') {
-    // loadConfig requires REDIS_CONNECTION when BREAKER_STORE=redis.
+    // loadConfig requires REDIS_CONNECTION when BREAKER_STORE=redis (rediss:// without a password for entra).
+    const url = config.breaker.redisConnection ?? '';
+    const entra = config.operations.redisAuth === 'entra';
+    const username = URL.canParse(url) ? decodeURIComponent(new URL(url).username) : '';
     return makeRedisBreakerStore({
-      redis: createBreakerRedis(config.breaker.redisConnection ?? ''),
+      redis: createBreakerRedis(url, {
+        ...(entra
+          ? {
+              auth: {
+                credentials: entraRedisCredentials(
+                  { getToken: (scopes, options) => identity.getCredential().getToken(scopes, options) },
+                  username === '' ? undefined : username,
+                ),
+                clock: identity.clock,
+              },
+            }
+          : {}),
+      }),
       name,
       policy,
     });

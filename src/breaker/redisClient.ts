@@ -1,13 +1,22 @@
 import { Redis } from 'ioredis';
 
 import { BreakerStoreUnavailableError } from './breakerErrors';
+import { keepRedisAuthenticated, type RedisAuthRenewalOptions } from './redisAuthRenewal';
 
 export interface BreakerRedisOptions {
   /** Upper bound of one command, queueing included. */
   readonly commandTimeoutMs?: number;
   /** How long a call waits for the first connection before it counts as an outage. */
   readonly connectTimeoutMs?: number;
+  /**
+   * Expiring credentials (REDIS_AUTH=entra): fetched before the first connect and renewed on the live
+   * connection before they expire. Without it, the URL's own credentials (if any) are used.
+   */
+  readonly auth?: RedisAuthRenewalOptions;
 }
+
+/** Clients whose first connect waits for credentials (see whenReady). */
+const credentialGates = new WeakMap<Redis, () => Promise<void>>();
 
 /**
  * A Redis client for the breaker store with bounded waits, so an outage costs a batch at most a few
@@ -29,6 +38,10 @@ export function createBreakerRedis(url: string, options: BreakerRedisOptions = {
   });
   // Connection errors surface through the commands that fail; the gate logs those, once per interval.
   client.on('error', () => undefined);
+  if (options.auth) {
+    const renewal = keepRedisAuthenticated(client, options.auth);
+    credentialGates.set(client, () => renewal.credentialsReady());
+  }
   return client;
 }
 
@@ -38,6 +51,8 @@ export function createBreakerRedis(url: string, options: BreakerRedisOptions = {
  */
 export async function whenReady(client: Redis, waitMs: number): Promise<void> {
   if (client.status === 'ready') return;
+  const credentials = credentialGates.get(client);
+  if (credentials !== undefined && client.status === 'wait') await withinMs(credentials(), waitMs);
   if (client.status === 'wait') client.connect().catch(() => undefined);
   if (client.status !== 'connecting' && client.status !== 'connect') {
     throw new BreakerStoreUnavailableError(`redis is ${client.status}`);
@@ -65,4 +80,25 @@ export async function whenReady(client: Redis, waitMs: number): Promise<void> {
     client.on('reconnecting', onEnd);
     client.on('end', onEnd);
   });
+}
+
+/** The credentials' first fetch, bounded like a connect: failing or slow counts as the store unavailable. */
+async function withinMs(pending: Promise<void>, waitMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new BreakerStoreUnavailableError(`redis credentials not ready within ${waitMs} ms`));
+    }, waitMs);
+  });
+  try {
+    await Promise.race([pending, late]);
+  } catch (error) {
+    throw error instanceof BreakerStoreUnavailableError
+      ? error
+      : new BreakerStoreUnavailableError(
+          `redis credentials unavailable: ${error instanceof Error ? error.message : String(error)}`,
+        );
+  } finally {
+    clearTimeout(timer);
+  }
 }

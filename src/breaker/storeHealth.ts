@@ -1,5 +1,6 @@
 import type { Clock } from '../time/clock';
 import type { Logger } from '../processing/logger';
+import { telemetryLine } from '../telemetry/telemetryNames';
 
 /** Reachability of the breaker store, for the status page (G6). */
 export interface StoreHealth {
@@ -58,6 +59,7 @@ export function makeStoreHealthTracker(
         logger.error(
           `breaker store unavailable (${operation}: ${lastError}); processing continues with the breaker reported closed and failures dead-lettered`,
         );
+        logger.warn(telemetryLine('storeUnavailable', { operation, failedCalls }));
         return;
       }
       sinceLog++;
@@ -65,6 +67,7 @@ export function makeStoreHealthTracker(
         logger.error(
           `breaker store still unavailable for ${now - (since ?? now)} ms: ${sinceLog} more failed call(s), last ${operation}: ${lastError}`,
         );
+        logger.warn(telemetryLine('storeUnavailable', { operation, failedCalls }));
         lastLogAt = now;
         sinceLog = 0;
       }

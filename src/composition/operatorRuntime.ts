@@ -40,6 +40,7 @@ export function createOperatorRuntime(runtime: Runtime): OperatorRuntime {
     approval: {
       functionName,
       clock,
+      ...(config.operations.requireSignedInApprover ? { signedInApprovers: config.email.approvers } : {}),
       verifyToken: (token, now) => verifyApprovalToken(token, config.approval.signingKeys, now),
       store: breakerStore,
       deadLetterCount,

@@ -3,8 +3,10 @@ import type { BreakerActivityDeps } from '../orchestration/breakerActivities';
 import { makeBreakerMessages } from '../orchestration/breakerMessages';
 import type { BreakerOrchestratorSettings } from '../orchestration/breakerOrchestrator';
 import type { WatchdogDeps } from '../orchestration/runWatchdog';
+import type { HeartbeatDeps } from '../telemetry/heartbeat';
 import { queueDeadLetterCount } from '../operator/queueDeadLetterCount';
 import { makeNotifyAndControl } from './notifyAndControl';
+import { webhookDeps } from './webhookDeps';
 import type { Runtime } from './runtime';
 
 /**
@@ -22,6 +24,7 @@ export function orchestratorSettingsFrom(config: AppConfig): BreakerOrchestrator
     maxReminders: config.approval.maxReminders,
     reminderMinutes: config.approval.reminderMinutes,
     probationSeconds: config.breaker.probationSeconds,
+    webhook: config.operations.webhook !== undefined,
     retry: ACTIVITY_RETRY,
   };
 }
@@ -47,6 +50,7 @@ export function createActivityDeps(runtime: Runtime): BreakerActivityDeps {
     }),
     clock: runtime.clock,
     deadLetterCount: queueDeadLetterCount(runtime.storage.queue(config.processing.deadLetterQueue)),
+    ...webhookDeps(config, runtime.clock),
   };
 }
 
@@ -63,4 +67,28 @@ export function createWatchdogDeps(runtime: Runtime): WatchdogDeps {
     graceMs: WATCHDOG_GRACE_MS,
     repair: { triggerSwitch, email: emailSender, approvers: config.email.approvers },
   };
+}
+
+let heartbeatCache: { runtime: Runtime; deps: HeartbeatDeps } | undefined;
+
+/** The heartbeat's reads: breaker state, the trigger switch (ARM in Azure), dead-letter queue depth. */
+export function createHeartbeatDeps(runtime: Runtime): HeartbeatDeps {
+  if (heartbeatCache?.runtime !== runtime) {
+    const { config } = runtime;
+    const { triggerSwitch } = makeNotifyAndControl(config, {
+      ...runtime.notifyAndControl,
+      getCredential: runtime.getCredential,
+    });
+    heartbeatCache = {
+      runtime,
+      deps: {
+        store: runtime.breakerStore,
+        triggerSwitch,
+        deadLetterCount: queueDeadLetterCount(runtime.storage.queue(config.processing.deadLetterQueue)),
+        clock: runtime.clock,
+        functionName: config.functionName,
+      },
+    };
+  }
+  return heartbeatCache.deps;
 }

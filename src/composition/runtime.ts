@@ -8,6 +8,7 @@ import type { AppConfig } from '../config/appConfig';
 import { type Environment, loadConfig } from '../config/loadConfig';
 import type { ActivitySink } from '../processing/activitySink';
 import { type BatchProcessor, makeBatchProcessor } from '../processing/batchProcessor';
+import { withHeldBatchTelemetry } from '../telemetry/heldBatchTelemetry';
 import type { BreakerGate } from '../processing/breakerGate';
 import { makeBlobQueueDeadLetterStore } from '../processing/blobQueueDeadLetterStore';
 import type { DeadLetterStore } from '../processing/deadLetter';
@@ -76,7 +77,7 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
     storage.container(config.processing.deadLetterContainer, deadLetterRetry),
     storage.queue(config.processing.deadLetterQueue, deadLetterRetry),
   );
-  const breakerStore = makeBreakerStore(config, storage);
+  const breakerStore = makeBreakerStore(config, storage, { getCredential, clock });
   const breaker = makeStoreBreakerGate({
     store: breakerStore,
     clock,
@@ -90,27 +91,31 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
     stuckAfterReruns: config.processing.outage.isolateAfterReruns,
     logIntervalMs: 60_000,
   });
-  const processBatch = makeBatchProcessor({
-    functionName: config.functionName,
-    sink,
-    deadLetters,
-    breaker: options.breakerGate ?? breaker,
+  // Held batches also leave a BatchHeld line for the alert rules (src/telemetry).
+  const processBatch = withHeldBatchTelemetry(
+    makeBatchProcessor({
+      functionName: config.functionName,
+      sink,
+      deadLetters,
+      breaker: options.breakerGate ?? breaker,
+      clock,
+      retry: {
+        maxAttempts: config.processing.maxAttempts,
+        initialDelayMs: config.processing.retryInitialDelayMs,
+        maxDelayMs: config.processing.retryMaxDelayMs,
+      },
+      batchDeadlineMs: config.processing.batchDeadlineMs,
+      outage: config.processing.outage,
+      progress,
+      // The nominal delays of the host retry policy registered on the trigger (the host adds ±20 % jitter).
+      nextRerunDelayMs: (rerun) =>
+        Math.min(
+          config.triggerRetry.minimumIntervalSeconds * 2 ** rerun,
+          config.triggerRetry.maximumIntervalSeconds,
+        ) * 1000,
+    }),
     clock,
-    retry: {
-      maxAttempts: config.processing.maxAttempts,
-      initialDelayMs: config.processing.retryInitialDelayMs,
-      maxDelayMs: config.processing.retryMaxDelayMs,
-    },
-    batchDeadlineMs: config.processing.batchDeadlineMs,
-    outage: config.processing.outage,
-    progress,
-    // The nominal delays of the host retry policy registered on the trigger (the host adds ±20 % jitter).
-    nextRerunDelayMs: (rerun) =>
-      Math.min(
-        config.triggerRetry.minimumIntervalSeconds * 2 ** rerun,
-        config.triggerRetry.maximumIntervalSeconds,
-      ) * 1000,
-  });
+  );
   const { getCredential: _ignored, ...notifyAndControl } = options.notifyAndControl ?? {};
   return {
     config,

@@ -1,6 +1,7 @@
 /** The typed, validated, frozen configuration every part of the app receives. */
 
 import type { OutageHandling } from '../processing/batchDecision';
+import type { OperationsConfig } from './operationsConfig';
 
 /** Name of the guarded Event Hubs function: letters, digits and `_` only, so it can be disabled on Linux. */
 export const GUARDED_FUNCTION_NAME = 'ProcessSensorEvents';
@@ -100,6 +101,7 @@ export interface AppConfig {
   readonly control: ControlConfig;
   readonly email: EmailConfig;
   readonly approval: ApprovalConfig;
+  readonly operations: OperationsConfig;
   /** Client id of a user-assigned managed identity, when one is used. */
   readonly managedIdentityClientId: string | undefined;
   /** True when running in Azure App Service / Functions (WEBSITE_SITE_NAME is set). */

@@ -8,6 +8,7 @@ import { ConfigError, type ConfigProblem } from './configError';
 import { publishedKeyProblems } from './publishedKeys';
 import { readEmailTransport } from './readEmailTransport';
 import { readSinkConfig } from './readSinkConfig';
+import { readOperationsConfig } from './operationsConfig';
 import { hostSettingNames, type SettingName, settings } from './settings';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -107,6 +108,7 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
   const control = readControl(env, v, runningInAzure, problems);
   const transport = readEmailTransport(v, problems, require);
   const signingKey = require('APPROVAL_SIGNING_KEY', v.APPROVAL_SIGNING_KEY);
+  const operations = readOperationsConfig(v, env, problems);
   const publicBaseUrl =
     v.PUBLIC_BASE_URL ??
     (nonEmpty(env.WEBSITE_HOSTNAME) ? `https://${env.WEBSITE_HOSTNAME}` : 'http://localhost:7071');
@@ -163,6 +165,7 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
       maxReminders: must(v.APPROVAL_MAX_REMINDERS),
       publicBaseUrl,
     },
+    operations: must(operations),
     managedIdentityClientId: v.AZURE_CLIENT_ID,
     runningInAzure,
   };

@@ -1,4 +1,5 @@
 import { outagePolicies } from '../processing/batchDecision';
+import { operationsSettings } from './operationsSettings';
 import { boolean, emailAddress, emailList, httpUrl, integer, oneOf, text } from './settingKinds';
 import { sinkSettings } from './sinkSettings';
 
@@ -134,7 +135,8 @@ export const settings = {
     example: 'table',
   }),
   REDIS_CONNECTION: text({
-    description: 'Redis URL (redis:// or rediss://), required when BREAKER_STORE=redis.',
+    description:
+      'Redis URL (redis:// or rediss://), required when BREAKER_STORE=redis. With REDIS_AUTH=entra: rediss://<identity object id>@<host>:10000, no password.',
     example: 'redis://localhost:6379',
     pattern: /^rediss?:\/\/.+/,
     expects: 'a redis:// or rediss:// URL',
@@ -297,6 +299,9 @@ export const settings = {
       'Base URL of this app used in emailed links; defaults to https://WEBSITE_HOSTNAME in Azure, http://localhost:7071 locally.',
     example: 'http://localhost:7071',
   }),
+
+  // Operations (webhook channel, signed-in approvers, Redis with Entra ID): operationsSettings.ts.
+  ...operationsSettings,
 } as const;
 
 export type SettingName = keyof typeof settings;

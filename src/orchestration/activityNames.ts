@@ -4,6 +4,7 @@ export const BreakerActivity = {
   disableTrigger: 'Breaker_DisableTrigger',
   enableTrigger: 'Breaker_EnableTrigger',
   sendEmail: 'Breaker_SendEmail',
+  sendWebhook: 'Breaker_SendWebhook',
   transition: 'Breaker_Transition',
   resetWindow: 'Breaker_ResetWindow',
   readState: 'Breaker_ReadState',

@@ -8,11 +8,14 @@ import {
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import { setDisabledWithOutcome } from '../control/triggerSwitchOutcome';
 import type { EmailSender } from '../notify/emailSender';
+import { isWebhookRejectedError } from '../notify/webhook/webhookErrors';
+import type { WebhookSender } from '../notify/webhook/webhookSender';
 import { ensureError } from '../processing/errors';
 import type { Logger } from '../processing/logger';
 import type { Clock } from '../time/clock';
 import type { BreakerMessageBuilder } from './breakerMessages';
-import type { BreakerNotice } from './breakerNotice';
+import type { BreakerNotice, NoticeFacts } from './breakerNotice';
+import type { BreakerWebhookBuilder } from './breakerWebhookNotices';
 import type { ControlOutcome } from './breakerStatus';
 import { toControlOutcome } from './controlOutcome';
 import { type EpisodeSettings, episodeSettingsOf } from './episodeSettings';
@@ -26,7 +29,13 @@ export interface BreakerActivityDeps {
   readonly messages: BreakerMessageBuilder;
   readonly clock: Clock;
   readonly deadLetterCount: () => Promise<number | undefined>;
+  /** The second channel (WEBHOOK_URL); absent when no webhook is configured. */
+  readonly webhook?: { readonly sender: WebhookSender; readonly notices: BreakerWebhookBuilder };
 }
+
+/** A webhook the receiver refused (permanent) comes back as a value; transient failures are thrown. */
+export type WebhookOutcome =
+  { readonly ok: true } | { readonly ok: false; readonly code: string; readonly message: string };
 
 /** How the store stands for the trip the orchestration was started for. */
 export interface OpenTripResult {
@@ -74,6 +83,16 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
     }
   };
 
+  const noticeFacts = async (notice: BreakerNotice, logger: Logger): Promise<NoticeFacts> => {
+    const asksApproval = notice.kind === 'tripped' || notice.kind === 'reminder';
+    return {
+      trip: asksApproval ? await findTrip(deps.store, notice.tripId, logger) : undefined,
+      // Informative only: a queue hiccup must not hold the notice back.
+      deadLetterCount: asksApproval ? await deps.deadLetterCount().catch(() => undefined) : undefined,
+      now: deps.clock.now(),
+    };
+  };
+
   // Transient failures are thrown (callActivityWithRetry tries again); permanent ones come back as values.
   const setTrigger = async (functionName: string, disabled: boolean): Promise<ControlOutcome> =>
     toControlOutcome(
@@ -112,14 +131,19 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
     },
 
     async sendEmail(notice: BreakerNotice, logger: Logger): Promise<void> {
-      const asksApproval = notice.kind === 'tripped' || notice.kind === 'reminder';
-      const facts = {
-        trip: asksApproval ? await findTrip(deps.store, notice.tripId, logger) : undefined,
-        // Informative only: a queue hiccup must not hold the email back.
-        deadLetterCount: asksApproval ? await deps.deadLetterCount().catch(() => undefined) : undefined,
-        now: deps.clock.now(),
-      };
-      await deps.email.send(deps.messages(notice, facts));
+      await deps.email.send(deps.messages(notice, await noticeFacts(notice, logger)));
+    },
+
+    async sendWebhook(notice: BreakerNotice, logger: Logger): Promise<WebhookOutcome> {
+      if (deps.webhook === undefined)
+        return { ok: false, code: 'WEBHOOK_NOT_CONFIGURED', message: 'no webhook' };
+      try {
+        await deps.webhook.sender.send(deps.webhook.notices(notice, await noticeFacts(notice, logger)));
+        return { ok: true };
+      } catch (error) {
+        if (isWebhookRejectedError(error)) return { ok: false, code: error.code, message: error.message };
+        throw error;
+      }
     },
 
     /** Compare-and-set on the store; records approval and close facts on the trip. */

@@ -14,6 +14,7 @@ import type { BreakerNotice } from './breakerNotice';
 import type { BreakerOrchestrationInput, BreakerStatus } from './breakerStatus';
 import type { EpisodeSettings } from './episodeSettings';
 import { parseOrchestrationInput } from './parseOrchestrationInput';
+import { postWebhook } from './postWebhook';
 
 export interface BreakerOrchestratorSettings extends EpisodeSettings {
   /** Retry policy of every activity call (transient failures only reach it); a code constant, not config. */
@@ -76,6 +77,7 @@ export function makeBreakerOrchestrator(
       }
     }
 
+    let webhookOn = false;
     function* notify(notice: BreakerNotice): Steps<void> {
       try {
         yield call(BreakerActivity.sendEmail, notice);
@@ -85,6 +87,12 @@ export function makeBreakerOrchestrator(
         log(`could not send the ${notice.kind} email: ${message}`);
         publish({ emailError: `${notice.kind}: ${message}` });
       }
+      // After the email, with the same retry policy and the same rule: a lost webhook never stops the breaker.
+      if (webhookOn)
+        yield* postWebhook(notice, call, (m) => {
+          log(`could not post the ${notice.kind} webhook: ${m}`);
+          publish({ webhookError: `${notice.kind}: ${m}` });
+        });
     }
 
     const base = () => ({ tripId, functionName, at: nowIso() });
@@ -114,6 +122,7 @@ export function makeBreakerOrchestrator(
     const opened = (yield call(BreakerActivity.openTrip, tripId)) as OpenTripResult;
     // From here on the episode's numbers come from the history, not from the current config.
     const { settings } = opened;
+    webhookOn = settings.webhook === true;
     if (opened.status === 'stale') {
       return supersede(`the store is ${opened.state} with trip ${opened.currentTripId ?? 'none'}`);
     }

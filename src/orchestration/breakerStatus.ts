@@ -64,6 +64,8 @@ export interface BreakerStatus {
   readonly approvedAt?: string;
   /** Last email that could not be sent (the orchestration carries on without it). */
   readonly emailError?: string;
+  /** Last webhook that could not be posted (the orchestration carries on without it). */
+  readonly webhookError?: string;
   /** Why the orchestration ended early, for `superseded`. */
   readonly detail?: string;
 }

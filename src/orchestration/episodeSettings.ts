@@ -8,10 +8,16 @@ export interface EpisodeSettings {
   readonly maxReminders: number;
   readonly reminderMinutes: number;
   readonly probationSeconds: number;
+  /**
+   * Whether notices also go to the webhook. Optional: the history of an episode started before the
+   * webhook existed lacks it, so its replay schedules no webhook activity it never had.
+   */
+  readonly webhook?: boolean;
 }
 
 export const episodeSettingsOf = (s: EpisodeSettings): EpisodeSettings => ({
   maxReminders: s.maxReminders,
   reminderMinutes: s.reminderMinutes,
   probationSeconds: s.probationSeconds,
+  ...(s.webhook === true ? { webhook: true } : {}),
 });

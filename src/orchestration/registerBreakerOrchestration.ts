@@ -46,6 +46,9 @@ export function registerBreakerOrchestration(
   activity(BreakerActivity.sendEmail, (input, context) =>
     acts().sendEmail(asRecord(input) as unknown as BreakerNotice, context),
   );
+  activity(BreakerActivity.sendWebhook, (input, context) =>
+    acts().sendWebhook(asRecord(input) as unknown as BreakerNotice, context),
+  );
   activity(BreakerActivity.transition, (input, context) => acts().transition(asTransition(input), context));
   activity(BreakerActivity.resetWindow, () => acts().resetWindow());
   activity(BreakerActivity.readState, () => acts().readState());

@@ -1,3 +1,4 @@
+import { telemetryLine } from '../telemetry/telemetryNames';
 import { boundText } from '../text/boundText';
 import type { Clock } from '../time/clock';
 import type { ActivitySink } from './activitySink';
@@ -190,6 +191,9 @@ function holdReasonOf(error: unknown): HoldReason | undefined {
 async function notifyTripped(context: BatchContext, tripId: string, failuresInWindow: number | undefined) {
   context.logger.error(
     `circuit breaker TRIPPED (trip ${tripId}, ${failuresInWindow ?? '?'} failures in window)`,
+  );
+  context.logger.error(
+    telemetryLine('breakerOpened', { tripId, failuresInWindow: failuresInWindow ?? null }),
   );
   if (!context.onTripped) return;
   try {

@@ -23,7 +23,9 @@ export interface ApprovalFixture {
 }
 
 /** Registers the approval function over an in-memory store, a fake durable server and a fixed clock. */
-export async function approvalFixture(): Promise<ApprovalFixture> {
+export async function approvalFixture(
+  options: { readonly signedInApprovers?: readonly string[] } = {},
+): Promise<ApprovalFixture> {
   let now = Date.UTC(2026, 10, 29, 12, 0, 0);
   const clock = { now: () => now, set: (ms: number) => (now = ms) };
   const store = memoryBreakerStore({
@@ -40,6 +42,7 @@ export async function approvalFixture(): Promise<ApprovalFixture> {
     store,
     deadLetterCount: () => Promise.resolve(3),
     orchestration: durableOrchestrationControl(FN),
+    ...options,
   });
   return {
     store,

@@ -163,7 +163,9 @@ describe('store-backed breaker gate', () => {
     clock.advance(10_000);
     await gate.check();
     expect(logger.lines.filter((l) => l.level === 'error')).toHaveLength(2);
-    expect(logger.lines[1]?.text).toContain('still unavailable for 60000 ms: 100 more failed call(s)');
+    expect(logger.lines.filter((l) => l.level === 'error')[1]?.text).toContain(
+      'still unavailable for 60000 ms: 100 more failed call(s)',
+    );
     store.up = true;
     clock.advance(5_000);
     await gate.check();

@@ -132,10 +132,15 @@ describe('compiled infra/main.bicep', () => {
     expect(config.managedIdentityClientId).toBeDefined();
   });
 
-  it('provides the Redis connection when the breaker store is redis', () => {
-    const config = loadConfig(simulatedAzureEnvironment({ BREAKER_STORE: 'redis' }));
+  it('provides the Redis connection when the breaker store is redis, signed in with Entra ID', () => {
+    const url = 'rediss://00000000-0000-0000-0000-000000000000@amr-example.westeurope.redis.azure.net:10000';
+    const config = loadConfig(simulatedAzureEnvironment({ BREAKER_STORE: 'redis', REDIS_CONNECTION: url }));
     expect(config.breaker.store).toBe('redis');
-    expect(config.breaker.redisConnection).toBeDefined();
+    expect(config.breaker.redisConnection).toBe(url);
+    expect(config.operations.redisAuth).toBe('entra');
+    // No access key anywhere: the URL is built from the host name and the identity's object id.
+    expect(bicepAppSettings(template).REDIS_CONNECTION).toMatch(/outputs\.connectionUrl/);
+    expect(JSON.stringify(template)).not.toMatch(/listKeys\(/);
   });
 
   it('keeps secrets out of outputs and app setting values', () => {
@@ -148,8 +153,13 @@ describe('compiled infra/main.bicep', () => {
     const values = bicepAppSettings(template);
     // Secret settings are Key Vault references, built by main.bicep's keyVaultReference function.
     expect(JSON.stringify(template.functions)).toContain('@Microsoft.KeyVault(SecretUri={0})');
-    for (const name of ['APPROVAL_SIGNING_KEY', 'APPROVAL_SIGNING_KEY_PREVIOUS', 'REDIS_CONNECTION']) {
-      expect(values[name]).toMatch(/__bicep\.keyVaultReference\(reference\('(keyVault|redis)'\)\.outputs\./);
+    for (const name of ['APPROVAL_SIGNING_KEY', 'APPROVAL_SIGNING_KEY_PREVIOUS']) {
+      expect(values[name]).toMatch(/__bicep\.keyVaultReference\(reference\('keyVault'\)\.outputs\./);
+    }
+    for (const name of ['WEBHOOK_URL', 'WEBHOOK_SIGNING_KEY']) {
+      expect(values[name]).toMatch(
+        /__bicep\.keyVaultReference\(reference\('webhook(Url|Key)Secret'\)\.outputs\./,
+      );
     }
   });
 

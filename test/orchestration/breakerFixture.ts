@@ -40,7 +40,12 @@ let current: BreakerActivityDeps | undefined;
 
 /** Registers the real orchestrator and activities once per test file; each episode swaps the deps. */
 export function registerBreaker(): void {
-  registerBreakerOrchestration(SETTINGS, () => {
+  registerBreakerWith(SETTINGS);
+}
+
+/** The same with other settings (e.g. the webhook channel on). */
+export function registerBreakerWith(settings: BreakerOrchestratorSettings): void {
+  registerBreakerOrchestration(settings, () => {
     if (!current) throw new Error('no episode: call newEpisode() first');
     return current;
   });
@@ -52,7 +57,9 @@ export type Episode = Awaited<ReturnType<typeof newEpisode>>;
  * A fresh breaker (its own partition of an Azurite table) tripped by 6 failures, and a durable host
  * ready to run its orchestration. Activities run against the real Table store.
  */
-export async function newEpisode() {
+export async function newEpisode(
+  extra: (clock: DurableHost['clock']) => Pick<BreakerActivityDeps, 'webhook'> = () => ({}),
+) {
   const table = TableClient.fromConnectionString(inject('storageConnectionString'), tableName, {
     allowInsecureConnection: true,
     retryOptions: { maxRetries: 1 },
@@ -92,6 +99,7 @@ export async function newEpisode() {
     }),
     clock: host.clock,
     deadLetterCount: () => Promise.resolve(7),
+    ...extra(host.clock),
   };
   current = deps;
   const status = () => host.customStatus as BreakerStatus;

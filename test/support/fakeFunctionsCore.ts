@@ -106,6 +106,8 @@ export interface RpcInvocation {
   readonly inputData?: { name: string; data: unknown }[];
   readonly retryContext?: { retryCount: number; maxRetryCount: number };
   readonly invocationId?: string;
+  /** Receives the invocation's log lines as they are written (also when the function throws). */
+  readonly logs?: LogLine[];
 }
 
 export interface LogLine {
@@ -122,7 +124,7 @@ export async function invokeRpc(name: string, invocation: RpcInvocation) {
   if (!model) throw new Error('the programming model was not set: was @azure/functions loaded?');
   const triggerBinding = Object.entries(reg.metadata.bindings).find(([, b]) => /Trigger$/.test(b.type));
   if (!triggerBinding) throw new Error(`function ${name} has no trigger`);
-  const logs: LogLine[] = [];
+  const logs: LogLine[] = invocation.logs ?? [];
   const coreCtx = {
     invocationId: invocation.invocationId ?? `inv-${++invocationCounter}`,
     request: {

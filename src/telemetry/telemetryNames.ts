@@ -1,0 +1,48 @@
+/**
+ * Every telemetry line the alert rules in infra/core/alerts.bicep query: one list, names and fields.
+ * A line is `<name> <JSON object>` written through the ordinary logger, so it reaches Application
+ * Insights as a trace whose message the rules parse (test/deploy/alertRules.test.ts ties the two).
+ */
+export const telemetry = {
+  /** Once a minute from the watchdog: the breaker as the alert rules see it. */
+  heartbeat: {
+    name: 'Breakwater.Heartbeat',
+    fields: ['state', 'tripId', 'openSeconds', 'triggerDisabled', 'deadLetters', 'storeReachable'],
+  },
+  /** The moment a batch's failures trip the breaker (the heartbeat shows it within a minute too). */
+  breakerOpened: { name: 'Breakwater.BreakerOpened', fields: ['tripId', 'failuresInWindow'] },
+  /** A batch held behind its checkpoint (circuit open or dead-letter store down), with its oldest event's age. */
+  batchHeld: { name: 'Breakwater.BatchHeld', fields: ['reason', 'events', 'heldSeconds', 'partitionId'] },
+  /** The breaker store failed a call (first failure of an outage, then once per log interval). */
+  storeUnavailable: { name: 'Breakwater.BreakerStoreUnavailable', fields: ['operation', 'failedCalls'] },
+} as const;
+
+export type TelemetryKind = keyof typeof telemetry;
+type FieldOf<K extends TelemetryKind> = (typeof telemetry)[K]['fields'][number];
+export type TelemetryFields<K extends TelemetryKind> = {
+  readonly [F in FieldOf<K>]: string | number | boolean | null;
+};
+
+export const telemetryNames: readonly string[] = Object.values(telemetry).map((t) => t.name);
+
+/** The log line for one telemetry record: its name, a space, then the fields as JSON. */
+export function telemetryLine<K extends TelemetryKind>(kind: K, fields: TelemetryFields<K>): string {
+  return `${telemetry[kind].name} ${JSON.stringify(fields)}`;
+}
+
+/** Reads a telemetry line back (as the alert queries do); undefined for any other log line. */
+export function parseTelemetryLine(
+  line: string,
+): { readonly name: string; readonly fields: Record<string, unknown> } | undefined {
+  const space = line.indexOf(' ');
+  const name = line.slice(0, space);
+  if (space < 0 || !telemetryNames.includes(name)) return undefined;
+  try {
+    const fields: unknown = JSON.parse(line.slice(space + 1));
+    return typeof fields === 'object' && fields !== null
+      ? { name, fields: fields as Record<string, unknown> }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

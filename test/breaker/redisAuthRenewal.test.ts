@@ -1,0 +1,154 @@
+/**
+ * Expiring Redis credentials (REDIS_AUTH=entra works this way with Entra tokens): a local redis-server
+ * ACL user whose password is rotated under a running client, while the breaker keeps counting.
+ */
+import { once } from 'node:events';
+
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+
+import { makeRedisBreakerStore } from '../../src/breaker/redisBreakerStore';
+import { createBreakerRedis } from '../../src/breaker/redisClient';
+import type { RedisCredentials } from '../../src/breaker/redisCredentials';
+import { failures, T0, testPolicy, uniqueName } from './breakerStoreContract';
+
+const url = inject('redisUrl');
+const admin = new Redis(url);
+const users: string[] = [];
+afterAll(async () => {
+  for (const user of users) await admin.acl('DELUSER', user);
+  await admin.quit();
+});
+
+/** A fresh ACL user that may use the breaker's keys and scripts, with one password. */
+async function aclUser(password: string): Promise<string> {
+  const user = uniqueName('acl');
+  users.push(user);
+  await admin.acl('SETUSER', user, 'on', `>${password}`, '~breakwater:*', '+@all');
+  return user;
+}
+
+/** Timers the test fires by hand: what was scheduled, and when. */
+function manualScheduler() {
+  const planned: { run: () => void; delayMs: number; cancelled: boolean }[] = [];
+  return {
+    planned,
+    schedule: (run: () => void, delayMs: number) => {
+      const entry = { run, delayMs, cancelled: false };
+      planned.push(entry);
+      return () => {
+        entry.cancelled = true;
+      };
+    },
+    live: () => planned.filter((p) => !p.cancelled),
+  };
+}
+
+describe('Redis credentials renewed under a running client', () => {
+  it('re-authenticates the live connection before expiry, reconnects with the new password, and keeps counting', async () => {
+    let now = T0;
+    let current = 'first-password-0123456789';
+    const user = await aclUser(current);
+    const fetched: string[] = [];
+    const credentials = (): Promise<RedisCredentials> => {
+      fetched.push(current);
+      return Promise.resolve({ username: user, password: current, expiresAt: now + 60 * 60_000 });
+    };
+    const timers = manualScheduler();
+    const redis = createBreakerRedis(url, {
+      auth: { credentials, clock: { now: () => now }, schedule: timers.schedule, renewBeforeMs: 5 * 60_000 },
+    });
+    const name = uniqueName('rot');
+    const store = makeRedisBreakerStore({ redis, name, policy: testPolicy });
+
+    expect((await store.record(failures(2), T0)).failuresInWindow).toBe(2);
+    const connectionId = await redis.client('ID');
+    // Renewal planned 5 minutes before the hour's expiry.
+    expect(timers.live().map((t) => t.delayMs)).toEqual([55 * 60_000]);
+
+    // The password rotates: the old one stops working for new connections.
+    now += 55 * 60_000;
+    current = 'second-password-9876543210';
+    await admin.acl('SETUSER', user, `>${current}`, '<first-password-0123456789');
+    const probe = new Redis(url);
+    await expect(probe.call('AUTH', user, 'first-password-0123456789')).rejects.toThrow(/WRONGPASS/);
+    await probe.quit();
+
+    timers.live()[0]?.run();
+    await store.getState(); // the renewal's AUTH is queued before this on the same connection
+    expect(fetched).toEqual(['first-password-0123456789', 'second-password-9876543210']);
+    expect(await redis.client('ID')).toBe(connectionId); // same connection: never dropped
+    expect((await store.record(failures(1), T0 + 1_000)).failuresInWindow).toBe(3);
+
+    // A reconnect (the server dropped us) authenticates with the renewed password, not the original one.
+    const ready = once(redis, 'ready');
+    await admin.client('KILL', 'USER', user);
+    await ready;
+    expect(await redis.client('ID')).not.toBe(connectionId);
+    expect((await store.record(failures(1), T0 + 2_000)).failuresInWindow).toBe(4);
+    expect(timers.live().map((t) => t.delayMs)).toEqual([55 * 60_000]);
+    const ended = once(redis, 'end');
+    await store.close();
+    await ended;
+    expect(timers.live()).toEqual([]); // close() stops the renewal
+  });
+
+  it('a failed renewal keeps the connection and tries again soon, before the credentials expire', async () => {
+    let now = T0;
+    const user = await aclUser('only-password-0123456789');
+    let fail = false;
+    const credentials = (): Promise<RedisCredentials> =>
+      fail
+        ? Promise.reject(new Error('identity endpoint unavailable'))
+        : Promise.resolve({
+            username: user,
+            password: 'only-password-0123456789',
+            expiresAt: now + 60 * 60_000,
+          });
+    const timers = manualScheduler();
+    const warnings: string[] = [];
+    const redis = createBreakerRedis(url, {
+      auth: {
+        credentials,
+        clock: { now: () => now },
+        schedule: timers.schedule,
+        retryMs: 15_000,
+        logger: { log: () => undefined, error: () => undefined, warn: (m: string) => warnings.push(m) },
+      },
+    });
+    const store = makeRedisBreakerStore({ redis, name: uniqueName('fail'), policy: testPolicy });
+    expect((await store.record(failures(1), T0)).failuresInWindow).toBe(1);
+
+    now += 55 * 60_000;
+    fail = true;
+    timers.live()[0]?.run();
+    await store.getState();
+    expect(warnings).toEqual([expect.stringContaining('identity endpoint unavailable')]);
+    expect(timers.live().map((t) => t.delayMs)).toEqual([15_000]);
+    expect((await store.record(failures(1), T0 + 1_000)).failuresInWindow).toBe(2);
+    await store.close();
+  });
+
+  it('the first command waits for the first credentials instead of failing the connect', async () => {
+    const user = await aclUser('slow-password-0123456789');
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const redis = createBreakerRedis(url, {
+      auth: {
+        credentials: async () => {
+          await gate;
+          return { username: user, password: 'slow-password-0123456789', expiresAt: T0 + 3_600_000 };
+        },
+        clock: { now: () => T0 },
+        schedule: manualScheduler().schedule,
+      },
+    });
+    const store = makeRedisBreakerStore({ redis, name: uniqueName('slow'), policy: testPolicy });
+    const first = store.record(failures(1), T0);
+    release();
+    expect((await first).failuresInWindow).toBe(1);
+    await store.close();
+  });
+});

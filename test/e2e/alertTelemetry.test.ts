@@ -1,0 +1,104 @@
+/**
+ * The telemetry the alert rules read (src/telemetry/telemetryNames.ts), emitted by the real functions
+ * of a world on Redis with ARM: the watchdog's heartbeat in each situation a rule looks for, the held
+ * batch, and the store outage.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+
+import { isCircuitOpenError } from '../../src/processing/errors';
+import { parseTelemetryLine, telemetry } from '../../src/telemetry/telemetryNames';
+import { invokeRpc, type LogLine } from '../support/fakeFunctionsCore';
+import { jsonBody, reading, rpcEventBatch } from '../support/sensorEvents';
+import { type BreakwaterWorld, DISABLED_SETTING, FUNCTION_NAME } from './model/breakwaterWorld';
+import { RedisWorld } from './model/redisWorld';
+
+let redisWorld: RedisWorld;
+let world: BreakwaterWorld;
+beforeAll(async () => {
+  redisWorld = await RedisWorld.create(inject('storageConnectionString'));
+  world = redisWorld.world;
+});
+afterAll(() => redisWorld.close());
+
+const records = (lines: readonly string[], name: string) =>
+  lines.flatMap((l) => {
+    const parsed = parseTelemetryLine(l);
+    return parsed?.name === name ? [parsed.fields] : [];
+  });
+
+/**
+ * One watchdog tick, as the host runs it; returns its heartbeat. The tick itself may fail (store
+ * down) after the heartbeat is written.
+ */
+async function heartbeat(): Promise<Record<string, unknown>> {
+  const logs: LogLine[] = [];
+  await invokeRpc('BreakerWatchdog', {
+    trigger: { json: JSON.stringify({ isPastDue: false }) },
+    inputData: world.durableClientInput('BreakerWatchdog'),
+    logs,
+  }).catch(() => undefined);
+  const beats = records(
+    logs.map((l: LogLine) => l.message),
+    telemetry.heartbeat.name,
+  );
+  expect(beats).toHaveLength(1);
+  return beats[0] ?? {};
+}
+
+describe('telemetry for the alert rules', () => {
+  it('heartbeat of a healthy app: CLOSED, trigger enabled, no dead letters, store reachable', async () => {
+    await world.drainDeadLetters(); // creates the queue, as the Bicep does in Azure
+    expect(await heartbeat()).toEqual({
+      state: 'CLOSED',
+      tripId: null,
+      openSeconds: 0,
+      triggerDisabled: false,
+      deadLetters: 0,
+      storeReachable: true,
+    });
+  });
+
+  it('heartbeat shows a trigger disabled while the breaker is CLOSED', async () => {
+    world.arm.setSettings({ ...world.arm.settings(), [DISABLED_SETTING]: 'true' });
+    expect(await heartbeat()).toMatchObject({ state: 'CLOSED', triggerDisabled: true });
+    world.arm.setSettings({ ...world.arm.settings(), [DISABLED_SETTING]: 'false' });
+  });
+
+  it('an OPEN breaker: heartbeat with how long it has been open, and a held batch with its age', async () => {
+    const tripId = await world.runtime.breakerStore.openManually('alert drill', world.clock.now());
+    world.clock.advance(600_000);
+    expect(await heartbeat()).toMatchObject({ state: 'OPEN', tripId, openSeconds: 600 });
+
+    const batch = rpcEventBatch([jsonBody(reading({ homeId: 'home-held' }))], { partitionId: '3' });
+    const logs: LogLine[] = [];
+    const run = invokeRpc(FUNCTION_NAME, {
+      ...batch,
+      inputData: world.durableClientInput(FUNCTION_NAME),
+      logs,
+    });
+    await expect(run).rejects.toSatisfy(isCircuitOpenError);
+    const held = records(
+      logs.map((l) => l.message),
+      telemetry.batchHeld.name,
+    );
+    expect(held).toEqual([{ reason: 'circuit-open', events: 1, heldSeconds: 600, partitionId: '3' }]);
+  });
+
+  it('the store down: heartbeat says unreachable, and processing logs BreakerStoreUnavailable', async () => {
+    await redisWorld.stopRedis();
+    const warnings = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      world.clock.advance(5_000);
+      const batch = rpcEventBatch([jsonBody(reading({ homeId: 'home-ok' }))], { partitionId: '1' });
+      await invokeRpc(FUNCTION_NAME, { ...batch, inputData: world.durableClientInput(FUNCTION_NAME) });
+      const lines = warnings.mock.calls.map((c) => String(c[0]));
+      expect(records(lines, telemetry.storeUnavailable.name)).toEqual([
+        { operation: 'getState', failedCalls: 1 },
+      ]);
+      expect(await heartbeat()).toMatchObject({ state: null, tripId: null, storeReachable: false });
+    } finally {
+      warnings.mockRestore();
+      await redisWorld.restartRedisEmpty();
+    }
+  });
+});
