@@ -58,7 +58,16 @@ export function httpUrl(options: Options) {
   const schema = z
     .string()
     .trim()
-    // Links are built by appending a path: a query or fragment would swallow it.
+    .pipe(z.url({ protocol: /^https?$/ }))
+    .transform((v) => v.replace(/\/+$/, ''));
+  return spec(options, 'an http(s) URL', schema);
+}
+
+/** An http(s) URL that links are built on by appending a path: a query or fragment would swallow it. */
+export function baseUrl(options: Options) {
+  const schema = z
+    .string()
+    .trim()
     .refine((v) => !/[?#]/.test(v))
     .pipe(z.url({ protocol: /^https?$/ }))
     .transform((v) => v.replace(/\/+$/, ''));

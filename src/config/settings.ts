@@ -1,6 +1,6 @@
 import { outagePolicies } from '../processing/batchDecision';
 import { operationsSettings } from './operationsSettings';
-import { boolean, emailAddress, emailList, httpUrl, integer, oneOf, text } from './settingKinds';
+import { baseUrl, boolean, emailAddress, emailList, httpUrl, integer, oneOf, text } from './settingKinds';
 import { sinkSettings } from './sinkSettings';
 
 /**
@@ -249,7 +249,7 @@ export const settings = {
     default: 'false',
     example: 'false',
   }),
-  ACS_ENDPOINT: httpUrl({
+  ACS_ENDPOINT: baseUrl({
     description: 'Azure Communication Services endpoint when EMAIL_PROVIDER=acs (managed identity).',
     example: 'https://acs-breakwater.unitedstates.communication.azure.com',
   }),
@@ -294,7 +294,7 @@ export const settings = {
     min: 0,
     max: 100,
   }),
-  PUBLIC_BASE_URL: httpUrl({
+  PUBLIC_BASE_URL: baseUrl({
     description:
       'Base URL of this app used in emailed links; defaults to https://WEBSITE_HOSTNAME in Azure, http://localhost:7071 locally.',
     example: 'http://localhost:7071',

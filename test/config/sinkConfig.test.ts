@@ -48,7 +48,7 @@ describe('the sink settings', () => {
       'SINK_HTTP_URL: is required when SINK=http, e.g. "https://api.example.com/v1/readings"',
     ]);
     expect(problemsOf({ ...http, SINK_HTTP_URL: 'ftp://api.example.com/readings' })).toEqual([
-      expect.stringMatching(/^SINK_HTTP_URL: expected an http\(s\) URL without query or fragment, e\.g\. /),
+      expect.stringMatching(/^SINK_HTTP_URL: expected an http\(s\) URL, e\.g\. /),
     ]);
     expect(problemsOf({ ...http, SINK_HTTP_URL: 'api.example.com' })).toHaveLength(1);
     expect(problemsOf({ ...minimal, SINK: 'queue' })).toEqual([
