@@ -1,6 +1,6 @@
 import { outagePolicies } from '../processing/batchDecision';
 import { operationsSettings } from './operationsSettings';
-import { baseUrl, boolean, emailAddress, emailList, httpUrl, integer, oneOf, text } from './settingKinds';
+import { baseUrl, boolean, emailAddress, emailList, integer, oneOf, text } from './settingKinds';
 import { sinkSettings } from './sinkSettings';
 
 /**
