@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
 import type { BreakwaterWorld } from './model/breakwaterWorld';
 import { invariantViolations } from './model/invariants';
@@ -16,7 +16,9 @@ const seed = Number(process.env.PROPERTY_SEED ?? 20261129);
 let redisWorld: RedisWorld;
 let world: BreakwaterWorld;
 beforeAll(async () => {
-  redisWorld = await RedisWorld.create(inject('storageConnectionString'));
+  redisWorld = await RedisWorld.create(inject('storageConnectionString'), {
+    freshModules: () => vi.resetModules(),
+  });
   world = redisWorld.world;
 });
 afterAll(() => redisWorld.close());
