@@ -144,7 +144,7 @@ export interface DurableHostOptions {
    * The worker's generation (it changes when the host restarts). An activity whose run spans a change
    * was killed with the worker: its result never reaches the history and it runs again later.
    */
-  readonly workerGeneration?: () => number;
+  readonly workerGeneration?: () => string | number;
 }
 
 export class DurableHost {

@@ -73,7 +73,7 @@ export class BreakwaterWorld {
 
   /** The app settings' version: each change restarts the host. */
   settingsVersion(): string {
-    return JSON.stringify(Object.entries(this.arm.settings()).sort(([a], [b]) => a.localeCompare(b)));
+    return settingsVersionOf(this.arm);
   }
 
   /** A new process: the app's modules, clients and caches are built afresh (when the world can). */
@@ -102,7 +102,8 @@ export class BreakwaterWorld {
     const hostRef: { host?: AttachedHost } = {};
     const durable = new DurableBackend(clock, {
       ...(options.startConflict ? { startConflict: options.startConflict } : {}),
-      workerGeneration: () => hostRef.host?.restarts.length ?? 0,
+      // A settings change kills the worker at once (its restart is processed at the host's next round).
+      workerGeneration: () => `${settingsVersionOf(arm)}|${hostRef.host?.restarts.length ?? 0}`,
       paused: () => hostRef.host?.restartPending === true,
     });
     await durable.start();
@@ -227,3 +228,6 @@ export class BreakwaterWorld {
     ]);
   }
 }
+
+const settingsVersionOf = (arm: ArmServer) =>
+  JSON.stringify(Object.entries(arm.settings()).sort(([a], [b]) => a.localeCompare(b)));

@@ -18,7 +18,7 @@ export interface DurableBackendOptions {
    */
   readonly startConflict?: StartConflict;
   /** The worker's generation: activities whose run spans a change are killed and run again. */
-  readonly workerGeneration?: () => number;
+  readonly workerGeneration?: () => string | number;
   /** While true (a host restart under way) no orchestration work runs. */
   readonly paused?: () => boolean;
 }
