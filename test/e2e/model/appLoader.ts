@@ -6,7 +6,8 @@ import { resetRegistrations } from '../../support/fakeFunctionsCore';
  * function modules, which register themselves. `reload` is a new process after a host or worker
  * restart: with `freshModules` (vitest's `vi.resetModules`) every module of the app is evaluated
  * again, so nothing of the old process's memory survives: the gate's state cache, the Redis client,
- * the activities' clients. Without it (e.g. under tsx) a reload is not possible and is skipped.
+ * the activities' clients (and an earlier world's registrations are gone). Without it (e.g. under
+ * tsx) a reload is not possible and is skipped.
  */
 export function makeAppLoader(
   env: Record<string, string>,
@@ -14,6 +15,10 @@ export function makeAppLoader(
   freshModules?: () => void,
 ) {
   const load = async (): Promise<Runtime> => {
+    if (freshModules) {
+      freshModules();
+      resetRegistrations();
+    }
     const { createRuntime, installRuntime } = await import('../../../src/composition/runtime');
     const runtime = createRuntime(env, options);
     installRuntime(runtime);
@@ -28,10 +33,7 @@ export function makeAppLoader(
     load,
     /** A new process: the app's modules and runtime built afresh; undefined when not possible. */
     async reload(): Promise<Runtime | undefined> {
-      if (!freshModules) return undefined;
-      freshModules();
-      resetRegistrations();
-      return load();
+      return freshModules ? load() : undefined;
     },
   };
 }
