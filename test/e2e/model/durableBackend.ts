@@ -37,6 +37,8 @@ export class DurableBackend {
   /** Start requests refused because the instance was live. */
   readonly refusedStarts: { instanceId: string; at: number; runtimeStatus: string }[] = [];
   readonly raised: { instanceId: string; name: string; data: unknown }[] = [];
+  /** How the next start over an existing instance is decided (a property run may switch it). */
+  startConflict: StartConflict;
   /** Called between a start request's arrival and its write (a test lets another start in here). */
   onStartRequest: ((instanceId: string) => Promise<void>) | undefined;
   private server: http.Server | undefined;
@@ -49,7 +51,9 @@ export class DurableBackend {
   constructor(
     private readonly clock: Clock,
     private readonly options: DurableBackendOptions = {},
-  ) {}
+  ) {
+    this.startConflict = options.startConflict ?? 'refuse';
+  }
 
   async start(): Promise<void> {
     this.server = http.createServer((req, res) => {
@@ -108,7 +112,7 @@ export class DurableBackend {
   private async startInstance(name: string, id: string, body: unknown) {
     if (this.startsInFlight++ === 0) this.startsSettled = new Promise((r) => (this.settleStarts = r));
     try {
-      const race = this.options.startConflict === 'race';
+      const race = this.startConflict === 'race';
       // Azure Storage reads first and writes later; the extension's default decides atomically.
       let existing = race ? this.hosts.get(id) : undefined;
       await this.onStartRequest?.(id);
