@@ -72,3 +72,22 @@ export function planRound(instances: HostInstances, now: number, faults: RoundFa
   }
   return runs;
 }
+
+/** The record of one invocation of a run. */
+export function invocationRecord(
+  run: Run,
+  at: number,
+  outcome: InvocationOutcome,
+  error?: string,
+): InvocationRecord {
+  return {
+    at,
+    instanceId: run.instance.id,
+    partitionId: run.partitionId,
+    firstSequence: run.events[0]?.sequenceNumber ?? 0,
+    lastSequence: run.events[run.events.length - 1]?.sequenceNumber ?? 0,
+    retryCount: run.retryCount,
+    outcome,
+    ...(error ? { error } : {}),
+  };
+}

@@ -7,6 +7,7 @@ import {
   type EventHubsExtension,
   type InvocationOutcome,
   type InvocationRecord,
+  invocationRecord,
   planRound,
   type Run,
 } from './hostRound';
@@ -48,8 +49,7 @@ export interface TriggerHostModelOptions {
 }
 
 /**
- * A model of the Functions host running the Event Hubs trigger, as unkind as Azure (sources in
- * docs/operations.md and the platform facts of the README's testing section):
+ * A model of the Functions host running the Event Hubs trigger, as unkind as Azure:
  * - partitions are processed concurrently, one invocation at a time per partition and owner;
  * - the checkpoint advances after an invocation completes — when it returned, or when it threw and the
  *   retry policy has no retries left; while retries remain the batch is re-run after the policy's
@@ -196,16 +196,7 @@ export class TriggerHostModel {
     const generation = instance.generation;
     const settings = this.options.settingsVersion?.();
     const record = (outcome: InvocationOutcome, error?: string) =>
-      this.invocations.push({
-        at,
-        instanceId: instance.id,
-        partitionId,
-        firstSequence: events[0]?.sequenceNumber ?? 0,
-        lastSequence: lastOf(events),
-        retryCount,
-        outcome,
-        ...(error ? { error } : {}),
-      });
+      this.invocations.push(invocationRecord(run, at, outcome, error));
     const invocationId = `${instance.id}-${this.invocations.length}-${partitionId}-${at}`;
     let threw: unknown;
     try {
