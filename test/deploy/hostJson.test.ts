@@ -40,6 +40,16 @@ describe('host.json', () => {
     expect(upper).toEqual([5, 0, 0]);
   });
 
+  it('is what the app ships: .funcignore keeps host.json in the package', () => {
+    const ignored = readFileSync(resolve(repoRoot, '.funcignore'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#'));
+    const leavesOut = (pattern: string) =>
+      new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test('host.json');
+    expect(ignored.filter(leavesOut)).toEqual([]);
+  });
+
   it('reads a wildcard lower bound as its lowest version (so "[4.*, 5.0.0)" would admit 4.0.0)', () => {
     expect(parseRange('[4.*, 5.0.0)').lower).toEqual([4, 0, 0]);
     expect(compare(parseRange('[4.*, 5.0.0)').lower, FIRST_SAFE_BUNDLE)).toBeLessThan(0);
