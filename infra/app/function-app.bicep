@@ -77,6 +77,14 @@ resource site 'Microsoft.Web/sites@2024-11-01' = {
         name: 'node'
         version: '22'
       }
+      // Site update strategy: Recreate, the platform default, on purpose. Every app-settings change is a
+      // site update, and the breaker's own switch is one. Recreate restarts every instance at once and
+      // kills executions in flight: the app is built for that (extension 6.x keeps held batches, every
+      // activity and the sink are idempotent), and the Disabled switch takes effect everywhere within
+      // the restart. RollingUpdate would drain executions instead, but for up to 60 minutes instances
+      // with the old setting keep running, a held batch retrying forever never drains, and the strategy
+      // is in preview. Not written here: no Microsoft.Web API version known to Bicep has the property
+      // yet (BCP037); `az functionapp update-strategy config show` reads it.
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { ReceivedEvent } from './receivedEvent';
+import { describeWireValue, toSequenceNumber, toUtcTimestamp } from './triggerWireValues';
 
 export interface TriggerBatch {
   readonly events: readonly ReceivedEvent[];
@@ -9,7 +10,9 @@ export interface TriggerBatch {
 /**
  * Turns what the Functions host hands a `cardinality: 'many'` Event Hubs trigger (the bodies plus the
  * camel-cased `triggerMetadata` arrays) into events with their metadata. Never drops an event: missing
- * or inconsistent metadata becomes `undefined` fields and a warning.
+ * or inconsistent metadata becomes `undefined` fields and a warning. Sequence numbers are read in every
+ * shape the worker delivers 64-bit integers (number, string, Long object); one that is none of them is
+ * named in a warning, never silently lost.
  */
 export function readTriggerBatch(
   messages: unknown,
@@ -46,13 +49,32 @@ export function readTriggerBatch(
     index,
     body: toBuffer(body),
     partitionId,
-    sequenceNumber: toInteger(sequenceNumbers?.[index]),
+    sequenceNumber: toSequenceNumber(sequenceNumbers?.[index]),
     offset: toText(offsets?.[index]),
-    enqueuedTimeUtc: toTimestamp(enqueuedTimes?.[index]),
+    enqueuedTimeUtc: toUtcTimestamp(enqueuedTimes?.[index]),
     properties: toRecord(properties?.[index]),
     systemProperties: toRecord(systemProperties?.[index]),
   }));
+  warnUnreadable(warnings, 'sequenceNumberArray', sequenceNumbers, (v) => toSequenceNumber(v) !== undefined);
+  warnUnreadable(warnings, 'enqueuedTimeUtcArray', enqueuedTimes, (v) => toUtcTimestamp(v) !== undefined);
   return { events, warnings: bodies.length === 0 ? [] : [...new Set(warnings)] };
+}
+
+/** One warning per column whose entries cannot be read: how many, and the shape of the first. */
+function warnUnreadable(
+  warnings: string[],
+  name: string,
+  column: readonly unknown[] | undefined,
+  readable: (value: unknown) => boolean,
+): void {
+  if (column === undefined) return;
+  const bad = column.flatMap((value, index) => (readable(value) ? [] : [{ value, index }]));
+  const first = bad[0];
+  if (first === undefined) return;
+  warnings.push(
+    `triggerMetadata.${name}: ${bad.length} of ${column.length} entries unreadable ` +
+      `(first at [${first.index}]: ${describeWireValue(first.value)})`,
+  );
 }
 
 function readPartitionId(context: unknown): string | undefined {
@@ -70,22 +92,10 @@ function toBuffer(body: unknown): Buffer {
   return Buffer.from(JSON.stringify(body), 'utf8');
 }
 
-function toInteger(value: unknown): number | undefined {
-  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
-}
-
 function toText(value: unknown): string | undefined {
   if (typeof value === 'string' && value !== '') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return undefined;
-}
-
-function toTimestamp(value: unknown): string | undefined {
-  const text = value instanceof Date ? value.toISOString() : toText(value);
-  if (text === undefined) return undefined;
-  const time = Date.parse(text);
-  return Number.isNaN(time) ? undefined : new Date(time).toISOString();
 }
 
 function toRecord(value: unknown): Record<string, unknown> {

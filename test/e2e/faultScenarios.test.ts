@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
 import type { BreakwaterWorld } from './model/breakwaterWorld';
 import { invariantViolations } from './model/invariants';
@@ -9,7 +9,9 @@ import { runScenario, type ScenarioPlan } from './model/scenario';
 let redisWorld: RedisWorld;
 let world: BreakwaterWorld;
 beforeAll(async () => {
-  redisWorld = await RedisWorld.create(inject('storageConnectionString'));
+  redisWorld = await RedisWorld.create(inject('storageConnectionString'), {
+    freshModules: () => vi.resetModules(),
+  });
   world = redisWorld.world;
 });
 afterAll(() => redisWorld.close());
@@ -93,7 +95,7 @@ describe('fault scenarios', () => {
     });
   }, 120_000);
 
-  it('a crash mid-run re-delivers the batch; the idempotent sink absorbs the repeat', async () => {
+  it('a crash takes every partition of the instance; re-delivery and the idempotent sink absorb it', async () => {
     const plan: ScenarioPlan = {
       ...base('crash'),
       crashes: [
@@ -103,7 +105,14 @@ describe('fault scenarios', () => {
     };
     const report = await runScenario(world, plan);
     expect(await invariantViolations(world, report, plan.run)).toEqual([]);
-    expect(report.host.invocations.filter((i) => i.outcome === 'crashed')).toHaveLength(2);
+    // A crash ends every invocation the instance has in flight, not only the one of its partition.
+    const crashed = report.host.invocations.filter((i) => i.outcome === 'crashed');
+    const rounds = [...new Set(crashed.map((i) => i.at))];
+    expect(rounds).toHaveLength(2);
+    for (const at of rounds)
+      expect(report.host.invocations.filter((i) => i.at === at).map((i) => i.outcome)).toEqual(
+        Array.from({ length: plan.partitions }, () => 'crashed'),
+      );
     const repeated = world.writes.filter((w) => w.run === plan.run).length - report.sent.length;
     expect(repeated).toBeGreaterThan(0);
   }, 120_000);

@@ -12,7 +12,7 @@ const seed = Number(process.env.PROPERTY_SEED ?? 20261129);
 
 let redisWorld: RedisWorld;
 beforeAll(async () => {
-  redisWorld = await RedisWorld.create(inject('storageConnectionString'), 'http');
+  redisWorld = await RedisWorld.create(inject('storageConnectionString'), { sink: 'http' });
 });
 afterAll(() => redisWorld.close());
 

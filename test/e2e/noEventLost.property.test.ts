@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, inject, it, vi } from 'vitest';
 
 import { checkNoEventLost } from './model/faultProperty';
 import { RedisWorld } from './model/redisWorld';
@@ -7,14 +7,18 @@ import { RedisWorld } from './model/redisWorld';
 // (Redis) outages, crashes, approval delays, partition counts and batch sizes, an operator's forced
 // reset at any moment and oversized control-character events. After recovery nothing
 // is lost, partitions are written in order, every key converges, every trip has exactly one
-// orchestration and the trigger is enabled; an outage dead-letters nothing. PROPERTY_RUNS and PROPERTY_SEED replay or widen the search
+// orchestration and the trigger is enabled; an outage dead-letters nothing. The host's own faults too:
+// several instances and partition moves, timeouts, restarts on settings edits, duplicate starts. PROPERTY_RUNS and PROPERTY_SEED replay or widen the search
 // (`npm run soak`).
 const runs = Number(process.env.PROPERTY_RUNS ?? 8);
 const seed = Number(process.env.PROPERTY_SEED ?? 20261129);
 
 let redisWorld: RedisWorld;
 beforeAll(async () => {
-  redisWorld = await RedisWorld.create(inject('storageConnectionString'));
+  // A restart rebuilds the app's memory as a new process would (the host restarts on settings changes).
+  redisWorld = await RedisWorld.create(inject('storageConnectionString'), {
+    freshModules: () => vi.resetModules(),
+  });
 });
 afterAll(() => redisWorld.close());
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
 import { BreakwaterWorld, DISABLED_SETTING } from './model/breakwaterWorld';
 import { invariantViolations } from './model/invariants';
@@ -6,7 +6,11 @@ import { runScenario, type ScenarioPlan, type ScenarioReport } from './model/sce
 
 let world: BreakwaterWorld;
 beforeAll(async () => {
-  world = await BreakwaterWorld.create({ storageConnectionString: inject('storageConnectionString') });
+  world = await BreakwaterWorld.create({
+    storageConnectionString: inject('storageConnectionString'),
+    // Each host restart is a new process: the app's modules, clients and caches are rebuilt.
+    freshModules: () => vi.resetModules(),
+  });
 });
 afterAll(() => world.close());
 

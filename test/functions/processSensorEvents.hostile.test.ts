@@ -105,7 +105,7 @@ describe('hostile event content', () => {
     const first = jsonBody({ ...reading(), kind: 'first-body' });
     const second = jsonBody({ ...reading(), kind: 'second-body' });
     const batch = rpcEventBatch([first, second], { partitionId: '5', firstSequenceNumber: 900 });
-    batch.triggerMetadata.SequenceNumberArray = { json: JSON.stringify([900, 900]) };
+    batch.triggerMetadata.SequenceNumberArray = { collectionSint64: { sint64: [900, 900] } };
     await invokeRpc(FN, batch);
 
     const letters = await drain();

@@ -68,7 +68,8 @@ export async function startDurableClientServer(
         return [500, { message: 'storage hiccup' }];
       }
       const existing = instances.get(id);
-      if (control.refuseDuplicates && existing && live(existing)) return [409, { message: 'already exists' }];
+      // The extension answers a start over a live instance with 500 (NonRunningStates); the client rejects.
+      if (control.refuseDuplicates && existing && live(existing)) return [500, { message: 'already exists' }];
       const host =
         options.runHosts === false
           ? undefined

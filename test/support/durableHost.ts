@@ -140,6 +140,11 @@ export interface DurableHostOptions {
   readonly input: unknown;
   /** Start of the controllable clock (ms since the epoch). */
   readonly startAt: number;
+  /**
+   * The worker's generation (it changes when the host restarts). An activity whose run spans a change
+   * was killed with the worker: its result never reaches the history and it runs again later.
+   */
+  readonly workerGeneration?: () => string | number;
 }
 
 export class DurableHost {
@@ -221,9 +226,14 @@ export class DurableHost {
   async run(maxEpisodes = 200): Promise<void> {
     for (let i = 0; i < maxEpisodes; i++) {
       if (this.runtimeStatus !== 'Running') return;
+      if (this.toRun.length > 0) {
+        // Activities left by a killed worker run first, before any new episode.
+        if ((await this.runActivities()) === 'aborted') return;
+        continue;
+      }
       if (this.started && this.inbox.length === 0 && this.afterFire.length === 0) return;
       await this.episode();
-      await this.runActivities();
+      if ((await this.runActivities()) === 'aborted') return;
     }
     throw new Error(`the orchestration did not settle within ${maxEpisodes} episodes`);
   }
@@ -325,12 +335,18 @@ export class DurableHost {
     this.toRun.push({ id, activity });
   }
 
-  private async runActivities(): Promise<void> {
-    for (const { id, activity } of this.toRun.splice(0)) {
+  private async runActivities(): Promise<'done' | 'aborted'> {
+    while (this.toRun.length > 0) {
+      const next = this.toRun.shift();
+      if (next === undefined) break;
+      const { id, activity } = next;
+      const generation = this.options.workerGeneration?.();
+      const killed = () => this.options.workerGeneration?.() !== generation;
       try {
         // The library sends a string input already JSON-encoded (the extension passes it on as JSON text).
         const json = typeof activity.input === 'string' ? activity.input : JSON.stringify(activity.input);
         const { response } = await invokeRpc(activity.name, { trigger: { json } });
+        if (killed()) return this.abort(next);
         const returned = (response.returnValue as { json?: string } | undefined)?.json;
         const result: unknown = returned === undefined ? null : JSON.parse(returned);
         this.activityRuns.push({ ...this.runOf(activity), outcome: { ok: true, result } });
@@ -338,6 +354,7 @@ export class DurableHost {
           this.event(HistoryEventType.TaskCompleted, { TaskScheduledId: id, Result: JSON.stringify(result) }),
         );
       } catch (error) {
+        if (killed()) return this.abort(next);
         const message = error instanceof Error ? error.message : String(error);
         this.activityRuns.push({ ...this.runOf(activity), outcome: { ok: false, error: message } });
         this.inbox.push(
@@ -356,6 +373,14 @@ export class DurableHost {
         }
       }
     }
+    return 'done';
+  }
+
+  /** A killed activity: recorded as aborted, and queued to run again once the worker is back. */
+  private abort(run: { id: number; activity: ScheduledActivity }): 'aborted' {
+    this.activityRuns.push({ ...this.runOf(run.activity), outcome: { ok: false, error: 'aborted' } });
+    this.toRun.unshift(run);
+    return 'aborted';
   }
 
   /** The TimerCreated of a retry timer is written in the episode that processed the failure. */

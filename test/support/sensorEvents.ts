@@ -1,5 +1,6 @@
 import type { ReceivedEvent } from '../../src/processing/receivedEvent';
 import type { SensorReading } from '../../src/processing/sensorReading';
+import { rpcTriggerMetadata, type WireOptions } from './triggerWire';
 
 export function reading(overrides: Partial<SensorReading> = {}): SensorReading {
   return {
@@ -35,37 +36,22 @@ export function receivedEvent(
 
 /**
  * The RPC shape in which the Functions host hands a `cardinality: 'many'`, `dataType: 'binary'` Event
- * Hubs batch to the Node worker: `collectionBytes` for the bodies and JSON typed data for the metadata.
+ * Hubs batch to the Node worker: `collectionBytes` for the bodies and the metadata in its wire types.
  */
 export function rpcEventBatch(
   bodies: Buffer[],
-  options: { partitionId?: string; firstSequenceNumber?: number } = {},
+  options: { partitionId?: string; firstSequenceNumber?: number; wire?: WireOptions } = {},
 ) {
   const partitionId = options.partitionId ?? '0';
   const first = options.firstSequenceNumber ?? 0;
-  const sequenceNumbers = bodies.map((_, i) => first + i);
-  const enqueued = sequenceNumbers.map((s) => new Date(Date.UTC(2026, 0, 1, 0, 0, 0, s)).toISOString());
-  const json = (value: unknown) => ({ json: JSON.stringify(value) });
+  const events = bodies.map((_, i) => ({
+    sequenceNumber: first + i,
+    offset: String((first + i) * 1000),
+    enqueuedTimeUtc: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, first + i)).toISOString(),
+    properties: { producer: 'test', n: i },
+  }));
   return {
     trigger: { collectionBytes: { bytes: bodies.map((b) => new Uint8Array(b)) } },
-    triggerMetadata: {
-      PartitionContext: json({
-        ConsumerGroup: 'breakwater',
-        EventHubName: 'sensor-readings',
-        FullyQualifiedNamespace: 'localhost',
-        PartitionId: partitionId,
-      }),
-      SequenceNumberArray: json(sequenceNumbers),
-      OffsetArray: json(sequenceNumbers.map((s) => String(s * 1000))),
-      EnqueuedTimeUtcArray: json(enqueued),
-      PropertiesArray: json(bodies.map((_, i) => ({ producer: 'test', n: i }))),
-      SystemPropertiesArray: json(
-        sequenceNumbers.map((s, i) => ({
-          SequenceNumber: s,
-          Offset: String(s * 1000),
-          EnqueuedTimeUtc: enqueued[i],
-        })),
-      ),
-    },
+    triggerMetadata: rpcTriggerMetadata(partitionId, events, options.wire),
   };
 }

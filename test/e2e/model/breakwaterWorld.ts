@@ -1,22 +1,21 @@
 import { QueueServiceClient } from '@azure/storage-queue';
 
-import type { SinkKind } from '../../../src/config/sinkSettings';
-
-import { createRuntime, installRuntime, type Runtime } from '../../../src/composition/runtime';
+import type { Runtime } from '../../../src/composition/runtime';
 import type { DeadLetterMessage } from '../../../src/processing/blobQueueDeadLetterStore';
-import { localAppEnv } from '../../support/localAppEnv';
-import { type ArmServer, startArmServer, staticTokenCredential } from '../../support/armServer';
+import { type ArmServer, startArmServer } from '../../support/armServer';
 import { bindingOfType, invokeRpc } from '../../support/fakeFunctionsCore';
 import { type FunctionsHttpServer, startFunctionsHttpServer } from '../../support/functionsHttpServer';
 import { makeSelfSignedCert } from '../../support/selfSignedCert';
 import { type SmtpSink, startSmtpSink } from '../../support/smtpSink';
+import { makeAppLoader } from './appLoader';
+import { type AttachedHost, e2eEnv, e2eRuntimeOptions, type SinkWrite } from './worldParts';
+import type { SinkKind } from '../../../src/config/sinkSettings';
 import type { SinkCall, WriteRefusal } from './downstream';
-import { DurableBackend } from './durableBackend';
+import { DurableBackend, type StartConflict } from './durableBackend';
 import { SimClock } from './simClock';
-import { type SinkWrite, startWorldDownstream, type WorldDownstream } from './worldDownstream';
+import { startWorldDownstream, type WorldDownstream } from './worldDownstream';
 
-export type { SinkWrite } from './worldDownstream';
-
+export type { AttachedHost, SinkWrite } from './worldParts';
 export const FUNCTION_NAME = 'ProcessSensorEvents';
 export const DISABLED_SETTING = `AzureWebJobs.${FUNCTION_NAME}.Disabled`;
 export const FUNCTION_KEY = 'e2e-function-key';
@@ -31,6 +30,13 @@ export interface WorldOptions {
   readonly storageConnectionString: string;
   /** Settings that differ from the end-to-end defaults. */
   readonly settings?: Record<string, string>;
+  /** How the durable backend decides a start over an existing instance (default `refuse`). */
+  readonly startConflict?: StartConflict;
+  /**
+   * Forgets every loaded module (`vi.resetModules`), so a restart rebuilds the app's memory as a new
+   * process would. Without it a restart keeps the app loaded (what `npm run demo` does).
+   */
+  readonly freshModules?: () => void;
   /** The downstream: the Table sink (default) or the HTTP sink against a local HTTP API. */
   readonly sink?: SinkKind;
 }
@@ -49,12 +55,40 @@ export class BreakwaterWorld {
     readonly downstream: WorldDownstream,
     readonly writes: SinkWrite[],
     readonly env: Record<string, string>,
-    readonly runtime: Runtime,
+    private current: Runtime,
+    private readonly reloadApp: () => Promise<Runtime | undefined>,
+    private readonly hostRef: { host?: AttachedHost },
     readonly arm: ArmServer,
     readonly smtp: SmtpSink,
     readonly durable: DurableBackend,
     readonly http: FunctionsHttpServer,
   ) {}
+
+  /** The app's runtime of the current process (rebuilt by a restart). */
+  get runtime(): Runtime {
+    return this.current;
+  }
+
+  /** Runtimes of processes that ended; their clients close with the world. */
+  private readonly retired: Runtime[] = [];
+
+  /** The trigger's host model of the running scenario: the durable backend pauses during its restarts. */
+  attachHost(host: AttachedHost): void {
+    this.hostRef.host = host;
+  }
+
+  /** The app settings' version: each change restarts the host. */
+  settingsVersion(): string {
+    return settingsVersionOf(this.arm);
+  }
+
+  /** A new process: the app's modules, clients and caches are built afresh (when the world can). */
+  async restartApp(): Promise<void> {
+    const fresh = await this.reloadApp();
+    if (!fresh) return;
+    this.retired.push(this.current);
+    this.current = fresh;
+  }
 
   /** While true the downstream is out (503 in front of the table, or the HTTP API resets connections). */
   get downstreamDown(): boolean {
@@ -74,6 +108,11 @@ export class BreakwaterWorld {
     this.downstream.refuse = refuse;
   }
 
+  /** The version the downstream holds for `homeId/sensorId` (convergence checks). */
+  heldVersion(key: string): Promise<string | undefined> {
+    return this.downstream.heldVersion(this.env, key);
+  }
+
   static async create(options: WorldOptions): Promise<BreakwaterWorld> {
     const clock = new SimClock(Date.UTC(2026, 0, 1));
     const downstream = await startWorldDownstream(options.sink ?? 'table');
@@ -81,57 +120,39 @@ export class BreakwaterWorld {
     const arm = await startArmServer(cert, site);
     arm.setSettings({ FUNCTIONS_WORKER_RUNTIME: 'node', UNRELATED_SETTING: 'kept' });
     const smtp = await startSmtpSink();
-    const durable = new DurableBackend(clock);
+    const hostRef: { host?: AttachedHost } = {};
+    const durable = new DurableBackend(clock, {
+      ...(options.startConflict ? { startConflict: options.startConflict } : {}),
+      // A settings change kills the worker at once (its restart is processed at the host's next round).
+      workerGeneration: () => `${settingsVersionOf(arm)}|${hostRef.host?.restarts.length ?? 0}`,
+      paused: () => hostRef.host?.restartPending === true,
+    });
     await durable.start();
     const http = await startFunctionsHttpServer({
       functionKey: FUNCTION_KEY,
       extraInputs: () => ({ durableClient: durable.clientData }),
     });
-    const env = localAppEnv(options.storageConnectionString, 'e2e', {
-      BREAKER_THRESHOLD: '20',
-      BREAKER_WINDOW_SECONDS: '10',
-      BREAKER_BUCKET_SECONDS: '1',
-      BREAKER_PROBATION_THRESHOLD: '5',
-      BREAKER_PROBATION_SECONDS: '60',
-      BREAKER_STATE_CACHE_MS: '1000',
-      EVENT_MAX_ATTEMPTS: '2',
-      TRIGGER_RETRY_MIN_INTERVAL_SECONDS: '1',
-      TRIGGER_RETRY_MAX_INTERVAL_SECONDS: '4',
-      TRIGGER_CONTROL: 'arm',
-      AZURE_SUBSCRIPTION_ID: site.subscriptionId,
-      AZURE_RESOURCE_GROUP: site.resourceGroup,
-      AZURE_FUNCTIONAPP_NAME: site.siteName,
-      EMAIL_PROVIDER: 'smtp',
-      SMTP_HOST: '127.0.0.1',
-      SMTP_PORT: String(smtp.port),
-      APPROVERS: 'oncall@example.com',
-      APPROVAL_REMINDER_MINUTES: '10',
-      APPROVAL_MAX_REMINDERS: '2',
-      PUBLIC_BASE_URL: http.baseUrl,
+    const env = e2eEnv(options.storageConnectionString, site, smtp.port, http.baseUrl, {
       ...downstream.settings,
       ...options.settings,
     });
     const writes: SinkWrite[] = [];
-    const runtime = createRuntime(env, {
+    const runtimeOptions = e2eRuntimeOptions({ clock, downstream, writes, armUrl: arm.url, ca: cert.cert });
+    const loader = makeAppLoader(env, runtimeOptions, options.freshModules);
+    const runtime = await loader.load();
+    return new BreakwaterWorld(
       clock,
-      decorateSink: (real) => downstream.decorate(real, writes, clock),
-      notifyAndControl: {
-        getCredential: () => staticTokenCredential,
-        overrides: { armEndpoint: arm.url, tls: { ca: cert.cert } },
-      },
-    });
-    installRuntime(runtime);
-    await import('../../../src/functions/processSensorEvents');
-    await import('../../../src/functions/breakerOrchestration');
-    await import('../../../src/functions/breakerWatchdog');
-    await import('../../../src/functions/approval');
-    await import('../../../src/functions/operatorApi');
-    return new BreakwaterWorld(clock, downstream, writes, env, runtime, arm, smtp, durable, http);
-  }
-
-  /** The version the downstream holds for `homeId/sensorId` (convergence checks). */
-  heldVersion(key: string): Promise<string | undefined> {
-    return this.downstream.heldVersion(this.env, key);
+      downstream,
+      writes,
+      env,
+      runtime,
+      () => loader.reload(),
+      hostRef,
+      arm,
+      smtp,
+      durable,
+      http,
+    );
   }
 
   /** Whether the trigger is disabled according to the app settings (what the host reads). */
@@ -227,8 +248,11 @@ export class BreakwaterWorld {
       this.http.close(),
       this.smtp.close(),
       this.arm.close(),
-      this.runtime.breakerStore.close(),
+      ...[this.current, ...this.retired].map((r) => r.breakerStore.close()),
       this.downstream.close(),
     ]);
   }
 }
+
+const settingsVersionOf = (arm: ArmServer) =>
+  JSON.stringify(Object.entries(arm.settings()).sort(([a], [b]) => a.localeCompare(b)));

@@ -5,32 +5,62 @@ import { DurableHost } from '../../support/durableHost';
 import type { Clock } from '../../../src/time/clock';
 import { durableClientData } from '../../support/durableClientData';
 
+/** How a start with the id of an existing instance is decided (see `DurableBackend`). */
+export const START_CONFLICTS = ['refuse', 'race'] as const;
+export type StartConflict = (typeof START_CONFLICTS)[number];
+
+export interface DurableBackendOptions {
+  /**
+   * `refuse` (default): like the extension with `overridableExistingInstanceStates: NonRunningStates`,
+   * a start over a live instance fails (HTTP 500, the client rejects) and a finished one is replaced.
+   * `race`: as on Azure Storage, the check is a read and then a write, so two starts whose reads come
+   * before either write both succeed; the later write replaces the earlier instance.
+   */
+  readonly startConflict?: StartConflict;
+  /** The worker's generation: activities whose run spans a change are killed and run again. */
+  readonly workerGeneration?: () => string | number;
+  /** While true (a host restart under way) no orchestration work runs. */
+  readonly paused?: () => boolean;
+}
+
 /**
  * The Durable extension for end-to-end runs: the HTTP management API the real `durable-functions`
  * client calls (start, status, raiseEvent), backed by a test DurableHost per instance that runs the
- * real replay engine. Orchestration time follows the simulation clock.
- *
- * Like the extension, starting an instance id that exists replaces it (`startNew` is not idempotent:
- * the app must check first), raising an event on a finished instance does nothing, and terminate ends
- * a running one.
+ * real replay engine. Orchestration time follows the simulation clock. Raising an event on a finished
+ * instance does nothing. A started instance's first episode runs once no start request is in flight
+ * (the extension dispatches from a queue, well after the write).
  */
 export class DurableBackend {
   readonly hosts = new Map<string, DurableHost>();
-  /** Every start request, in order, including ones that replaced an instance. */
+  /** Every accepted start request, in order, including ones that replaced an instance. */
   readonly starts: { instanceId: string; at: number }[] = [];
+  /** Start requests refused because the instance was live. */
+  readonly refusedStarts: { instanceId: string; at: number; runtimeStatus: string }[] = [];
   readonly raised: { instanceId: string; name: string; data: unknown }[] = [];
+  /** How the next start over an existing instance is decided (a property run may switch it). */
+  startConflict: StartConflict;
+  /** Called between a start request's arrival and its write (a test lets another start in here). */
+  onStartRequest: ((instanceId: string) => Promise<void>) | undefined;
   private server: http.Server | undefined;
   private work: Promise<unknown> = Promise.resolve();
+  private startsInFlight = 0;
+  private startsSettled: Promise<void> = Promise.resolve();
+  private settleStarts: () => void = () => undefined;
   clientData: Record<string, unknown> = {};
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly options: DurableBackendOptions = {},
+  ) {
+    this.startConflict = options.startConflict ?? 'refuse';
+  }
 
   async start(): Promise<void> {
     this.server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        this.handle(req.method ?? 'GET', req.url ?? '/', Buffer.concat(chunks).toString())
+        this.route(req.method ?? 'GET', req.url ?? '/', Buffer.concat(chunks).toString())
           .then(({ status, json }) => {
             res.writeHead(status, { 'content-type': 'application/json' });
             res.end(json === undefined ? '' : JSON.stringify(json));
@@ -50,6 +80,7 @@ export class DurableBackend {
   async catchUp(): Promise<void> {
     await this.work;
     for (const host of this.hosts.values()) {
+      if (this.options.paused?.() === true) return;
       if (host.runtimeStatus !== 'Running') continue;
       const delta = this.clock.now() - host.now;
       if (delta > 0) host.advance(delta);
@@ -71,27 +102,51 @@ export class DurableBackend {
     });
   }
 
-  private handle(method: string, rawUrl: string, text: string): Promise<{ status: number; json?: unknown }> {
-    return Promise.resolve(this.route(method, rawUrl, text));
+  /** Runs a host's pending work unless it was replaced meanwhile or a restart is under way. */
+  private runLater(id: string, host: DurableHost, afterStarts = false): void {
+    this.work = this.work
+      .then(() => (afterStarts ? this.startsSettled : undefined))
+      .then(() => (this.hosts.get(id) === host && this.options.paused?.() !== true ? host.run() : undefined));
   }
 
-  private route(method: string, rawUrl: string, text: string): { status: number; json?: unknown } {
-    const url = new URL(rawUrl, 'http://backend');
-    const body: unknown = text === '' ? undefined : JSON.parse(text);
-    let m = /\/orchestrators\/([^/]+)\/([^/]+)$/.exec(url.pathname);
-    if (method === 'POST' && m) {
-      const [name, id] = [decodeURIComponent(m[1] ?? ''), decodeURIComponent(m[2] ?? '')];
+  private async startInstance(name: string, id: string, body: unknown) {
+    if (this.startsInFlight++ === 0) this.startsSettled = new Promise((r) => (this.settleStarts = r));
+    try {
+      const race = this.startConflict === 'race';
+      // Azure Storage reads first and writes later; the extension's default decides atomically.
+      let existing = race ? this.hosts.get(id) : undefined;
+      await this.onStartRequest?.(id);
+      if (!race) existing = this.hosts.get(id);
+      if (existing?.runtimeStatus === 'Running') {
+        this.refusedStarts.push({ instanceId: id, at: this.clock.now(), runtimeStatus: 'Running' });
+        return { status: 500, json: { error: `an instance with id ${id} is already Running` } };
+      }
       const host = new DurableHost({
         orchestrator: name,
         instanceId: id,
         input: body,
         startAt: this.clock.now(),
+        ...(this.options.workerGeneration ? { workerGeneration: this.options.workerGeneration } : {}),
       });
       this.hosts.set(id, host);
       this.starts.push({ instanceId: id, at: this.clock.now() });
-      // The first episode runs after the start request returns, as in the extension.
-      this.work = this.work.then(() => host.run());
+      this.runLater(id, host, true);
       return { status: 202, json: { id } };
+    } finally {
+      if (--this.startsInFlight === 0) this.settleStarts();
+    }
+  }
+
+  private async route(
+    method: string,
+    rawUrl: string,
+    text: string,
+  ): Promise<{ status: number; json?: unknown }> {
+    const url = new URL(rawUrl, 'http://backend');
+    const body: unknown = text === '' ? undefined : JSON.parse(text);
+    let m = /\/orchestrators\/([^/]+)\/([^/]+)$/.exec(url.pathname);
+    if (method === 'POST' && m) {
+      return this.startInstance(decodeURIComponent(m[1] ?? ''), decodeURIComponent(m[2] ?? ''), body);
     }
     m = /\/instances\/([^/]+)\/raiseEvent\/([^/]+)$/.exec(url.pathname);
     if (method === 'POST' && m) {
@@ -101,7 +156,7 @@ export class DurableBackend {
       const name = decodeURIComponent(m[2] ?? '');
       this.raised.push({ instanceId, name, data: body });
       host.raiseEvent(name, body);
-      this.work = this.work.then(() => host.run());
+      this.runLater(instanceId, host);
       return { status: 202 };
     }
     m = /\/instances\/([^/]+)\/terminate$/.exec(url.pathname);

@@ -6,6 +6,7 @@ import { applyOperatorFaults, operatorFaultsArbitrary } from './operatorFaults';
 import { outageViolations, type ScheduleFacts } from './outageInvariants';
 import type { RedisWorld } from './redisWorld';
 import { runScenario, type ScenarioPlan } from './scenario';
+import { arrangeDuplicateStarts, hostFaultsArbitrary, lastHostFault } from '../property/hostFaults';
 
 /** A fault window that starts while events are still being sent. */
 const windowDuring = (sendSeconds: number) =>
@@ -16,7 +17,9 @@ const windowDuring = (sendSeconds: number) =>
 /**
  * Random fault schedules: downstream outages, poison events, breaker-store (Redis) outages, crashes,
  * approval delays, partition counts and batch sizes, an operator's forced reset at any moment and
- * oversized control-character events (./operatorFaults).
+ * oversized control-character events (./operatorFaults), and the host's own faults
+ * (../property/hostFaults.ts): several instances and partition moves, timeouts, settings edits
+ * restarting the host, Long-shaped metadata, duplicate orchestration starts.
  */
 export const planArbitrary = fc
   .record({
@@ -40,6 +43,7 @@ export const planArbitrary = fc
       ),
       storeOutage: fc.option(windowDuring(base.sendSeconds), { nil: undefined }),
       operator: operatorFaultsArbitrary(base.sendSeconds),
+      host: hostFaultsArbitrary(base.sendSeconds),
     }),
   );
 
@@ -57,18 +61,22 @@ export async function checkNoEventLost(
   let trips = 0;
   let storeOutages = 0;
   let forcedResets = 0;
+  const seenHost = { restarts: 0, moves: 0 };
   await fc.assert(
     fc.asyncProperty(planArbitrary, async (arbitrary) => {
       const run = `${options.runPrefix}${++runNumber}`;
-      const { base, outages, crashes, storeOutage } = arbitrary;
+      const { base, outages, crashes, storeOutage, host } = arbitrary;
       const lastFault = Math.max(
         0,
         ...outages.map((o) => o.to),
         ...crashes.map((c) => c.at),
         storeOutage?.to ?? 0,
+        lastHostFault(host),
       );
+      arrangeDuplicateStarts(world, host);
       const plan: ScenarioPlan = {
         ...base,
+        ...host,
         outages,
         crashes,
         run,
@@ -96,9 +104,14 @@ export async function checkNoEventLost(
       // These schedules' only downstream faults are outages and partitions never move (a fault kind
       // about one event, or steals, would set these facts for its schedules): an outage dead-letters
       // nothing and each partition's first writes are in sequence order.
-      const facts: ScheduleFacts = { sinkFaultsAreOutagesOnly: true, partitionsMoved: false };
+      const facts: ScheduleFacts = {
+        sinkFaultsAreOutagesOnly: true,
+        partitionsMoved: report.host.instances.moves > 0,
+      };
       problems.push(...outageViolations(world, report, run, facts));
       trips += report.orchestrationIds.length;
+      seenHost.restarts += report.host.restarts.length;
+      seenHost.moves += report.host.instances.moves;
       forcedResets += report.timeline.filter((t) => t.what === 'operator FORCED reset').length;
       storeOutages += report.timeline.filter((t) =>
         t.what.startsWith('Redis (breaker store) STOPPED'),
@@ -107,8 +120,15 @@ export async function checkNoEventLost(
     }),
     { numRuns: options.runs, seed: options.seed, endOnFailure: true },
   );
+  console.log(
+    `property (${options.runPrefix}): ${runNumber} schedules run, seed ${options.seed}, ${trips} trips, ` +
+      `${storeOutages} store outages, ${forcedResets} forced resets, ${seenHost.restarts} host restarts, ` +
+      `${seenHost.moves} partition moves`,
+  );
   // The schedules must actually exercise the breaker and the store outages, not only quiet runs.
   expect(trips).toBeGreaterThan(0);
   expect(storeOutages).toBeGreaterThan(0);
   expect(forcedResets).toBeGreaterThan(0);
+  expect(seenHost.restarts).toBeGreaterThan(0);
+  expect(seenHost.moves).toBeGreaterThan(0);
 }

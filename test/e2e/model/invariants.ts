@@ -1,7 +1,14 @@
-import type { BreakwaterWorld } from './breakwaterWorld';
+import type { BreakwaterWorld, SinkWrite } from './breakwaterWorld';
+import { convergenceViolations } from './convergence';
 import { keyOf, type ScenarioReport } from './scenario';
+import { emailsPerTrip } from './tripEmails';
 
-/** What broke in a run, in words (empty when G1, G2 incl. convergence per key, G3 and the end state hold). */
+/**
+ * What broke in a run, in words (empty when the guarantees hold as Azure can promise them): nothing
+ * lost; per key the sink converges on the key's last event in partition order; each invocation applies
+ * its events in order (and with one instance and no moves, each partition is written in order); one
+ * orchestration and one trip email per trip, at most one "resumed" email; ends enabled and settled.
+ */
 export async function invariantViolations(
   world: BreakwaterWorld,
   report: ScenarioReport,
@@ -15,7 +22,7 @@ export async function invariantViolations(
     );
   if (world.isDisabled()) problems.push('the trigger is still disabled');
 
-  // G1: every sent event is processed or dead-lettered; none was checkpointed past after a failure.
+  // G1: every sent event is processed or dead-lettered; none was checkpointed past unprocessed.
   const writes = world.writes.filter((w) => w.run === run);
   const processed = new Set(writes.map((w) => keyOf(w.partitionId, w.sequenceNumber)));
   const deadLettered = new Set(report.deadLetters.map((d) => keyOf(d.partitionId, d.sequenceNumber)));
@@ -25,21 +32,18 @@ export async function invariantViolations(
   if (lost.length > 0) problems.push(`lost ${lost.length} event(s): ${lost.slice(0, 10).join(', ')}`);
   if (report.host.checkpointedAfterFailure.length > 0)
     problems.push('the host checkpointed past a failed batch');
+  if (report.host.checkpointedOnShutdown.length > 0)
+    problems.push(
+      `the host checkpointed past ${report.host.checkpointedOnShutdown.length} held event(s) on shutdown`,
+    );
 
-  // G2: per partition, the first write of each event comes in sequence order (re-runs only repeat).
-  const firsts = new Map<string, number[]>();
-  const seen = new Set<string>();
-  for (const w of writes) {
-    const key = keyOf(w.partitionId, w.sequenceNumber);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    firsts.set(w.partitionId, [...(firsts.get(w.partitionId) ?? []), w.sequenceNumber]);
-  }
-  for (const [partition, sequence] of firsts) {
-    const sorted = [...sequence].sort((a, b) => a - b);
-    if (sequence.some((s, i) => s !== sorted[i]))
-      problems.push(`partition ${partition} written out of order`);
-  }
+  // G2: convergence per key, order within each invocation, and per partition where Azure promises it.
+  // The final row equals the key's last processed event in partition order (read from the table).
+  if (world.downstream.kind === 'table')
+    problems.push(...(await convergenceViolations(world, report.sent, processed, `home-${run}-`)));
+  problems.push(
+    ...orderViolations(writes, report.host.instances.moves === 0 && report.host.instances.all.length === 1),
+  );
 
   // G2 convergence: per key, the downstream holds the newest of the readings written successfully.
   const newest = new Map<string, string>();
@@ -52,13 +56,44 @@ export async function invariantViolations(
   if (diverged.length > 0)
     problems.push(`${diverged.length} key(s) did not converge: ${diverged.slice(0, 5).join('; ')}`);
 
-  // G3: one orchestration per trip, never a replaced instance.
-  const ids = report.orchestrationIds;
-  if (new Set(ids).size !== ids.length)
-    problems.push(`an orchestration instance was started twice: ${ids.join(', ')}`);
+  // G3: one orchestration per trip, each with one trip email; at most one "resumed" email per trip.
+  const ids = new Set(report.orchestrationIds);
   const trips = new Set((await world.runtime.breakerStore.history(100)).map((t) => `breaker-${t.tripId}`));
   // A store restarted without persistence forgets its trips: only then may an orchestration have none.
-  const unknown = options.storeLostTrips ? [] : ids.filter((id) => !trips.has(id));
+  const unknown = options.storeLostTrips ? [] : [...ids].filter((id) => !trips.has(id));
   if (unknown.length > 0) problems.push(`orchestrations without a trip: ${unknown.join(', ')}`);
+  const running = [...world.durable.hosts.values()].filter((h) => h.runtimeStatus === 'Running');
+  if (running.length > 0) problems.push(`${running.length} orchestration(s) still running`);
+  for (const [kind, most] of [
+    ['tripped', 1],
+    ['resumed', 1],
+  ] as const) {
+    for (const [trip, n] of emailsPerTrip(world, kind, report.mailsBefore))
+      if (n > most) problems.push(`trip ${trip} got ${n} "${kind}" emails`);
+  }
+  const tripMails = emailsPerTrip(world, 'tripped', report.mailsBefore).size;
+  // An orchestration whose trip the store forgot ends without notice (it is superseded).
+  if (!options.storeLostTrips && tripMails !== ids.size)
+    problems.push(`${ids.size} orchestration(s) but ${tripMails} trip email(s)`);
+  return problems;
+}
+
+/** Within an invocation, first writes come in sequence order; with `perPartition`, across the run too. */
+function orderViolations(writes: readonly SinkWrite[], perPartition: boolean): string[] {
+  const problems: string[] = [];
+  const streams = new Map<string, number[]>();
+  const seen = new Set<string>();
+  for (const w of writes) {
+    const event = keyOf(w.partitionId, w.sequenceNumber);
+    const stream = perPartition ? w.partitionId : `${w.invocationId}/${w.partitionId}`;
+    const once = perPartition ? event : `${w.invocationId}/${event}`;
+    if (seen.has(once)) continue;
+    seen.add(once);
+    streams.set(stream, [...(streams.get(stream) ?? []), w.sequenceNumber]);
+  }
+  for (const [stream, sequence] of streams) {
+    if (sequence.some((s, i) => i > 0 && s < (sequence[i - 1] ?? 0)))
+      problems.push(`${perPartition ? 'partition' : 'invocation'} ${stream} written out of order`);
+  }
   return problems;
 }

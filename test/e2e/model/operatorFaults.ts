@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 
 import { type BreakwaterWorld, FUNCTION_KEY } from './breakwaterWorld';
-import { eventBody, type ScenarioPlan } from './scenario';
+import type { ScenarioPlan } from './scenario';
+import { eventBody } from './scenarioEvents';
 
 /**
  * Faults from the hardening review, for the scenario and property tests: an operator's break-glass

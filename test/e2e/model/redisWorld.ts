@@ -1,6 +1,5 @@
 import { type RedisService, startRedis } from '../../support/localServices';
-import type { SinkKind } from '../../../src/config/sinkSettings';
-import { BreakwaterWorld } from './breakwaterWorld';
+import { BreakwaterWorld, type WorldOptions } from './breakwaterWorld';
 
 /** A world on the Redis breaker store, with its own redis-server that tests may stop and restart. */
 export class RedisWorld {
@@ -9,12 +8,15 @@ export class RedisWorld {
     private redis: RedisService,
   ) {}
 
-  static async create(storageConnectionString: string, sink: SinkKind = 'table'): Promise<RedisWorld> {
+  static async create(
+    storageConnectionString: string,
+    options: Omit<WorldOptions, 'storageConnectionString'> = {},
+  ): Promise<RedisWorld> {
     const redis = await startRedis();
     const world = await BreakwaterWorld.create({
+      ...options,
       storageConnectionString,
-      settings: { BREAKER_STORE: 'redis', REDIS_CONNECTION: redis.url },
-      sink,
+      settings: { BREAKER_STORE: 'redis', REDIS_CONNECTION: redis.url, ...options.settings },
     });
     return new RedisWorld(world, redis);
   }

@@ -3,10 +3,12 @@ import type { DeadLetterMessage } from '../../../src/processing/blobQueueDeadLet
 import type { BreakwaterWorld } from './breakwaterWorld';
 import { FUNCTION_NAME } from './breakwaterWorld';
 import { EventHubModel, type HubEvent } from './eventHubModel';
+import { eventBody } from './scenarioEvents';
+import { applyHostFaults, type HostFaults } from './scenarioFaults';
 import { TriggerHostModel } from './triggerHostModel';
 
 /** A fault schedule and workload for one run; times are seconds from the run's start. */
-export interface ScenarioPlan {
+export interface ScenarioPlan extends HostFaults {
   readonly run: string;
   readonly partitions: number;
   readonly events: number;
@@ -18,7 +20,6 @@ export interface ScenarioPlan {
   readonly outages: readonly { readonly from: number; readonly to: number }[];
   /** Seconds between an approval email arriving and the operator clicking its link. */
   readonly approveAfter: number;
-  readonly crashes: readonly { readonly at: number; readonly partition: number }[];
   /** Upper bound of simulated seconds before the run gives up. */
   readonly maxSeconds: number;
   /** The run does not end before this second, so every scheduled fault plays out. */
@@ -88,23 +89,10 @@ export interface ScenarioReport {
   readonly timeline: readonly TimelineEntry[];
   readonly approvals: readonly { readonly second: number; readonly postStatus: number }[];
   readonly orchestrationIds: readonly string[];
+  /** Emails received before the run (the run's own come after). */
+  readonly mailsBefore: number;
   readonly seconds: number;
   readonly settled: boolean;
-}
-
-/** Builds the body of event `i` of a run: a valid sensor reading, or poison. */
-export function eventBody(plan: ScenarioPlan, i: number, now: number): Buffer {
-  if (plan.poisonEvery > 0 && i % plan.poisonEvery === plan.poisonEvery - 1)
-    return Buffer.from(`not json ${plan.run} #${i}`);
-  return Buffer.from(
-    JSON.stringify({
-      homeId: `home-${plan.run}-${i % plan.homes}`,
-      sensorId: `door-${i % 3}`,
-      kind: 'contact',
-      state: i % 2 === 0 ? 'open' : 'closed',
-      occurredAt: new Date(now).toISOString(),
-    }),
-  );
 }
 
 /**
@@ -127,13 +115,21 @@ export async function runScenario(
     hub,
     clock: world.clock,
     isDisabled: () => Promise.resolve(world.isDisabled()),
+    // Every app-settings change (the breaker's own switch included) restarts the host and the app.
+    settingsVersion: () => world.settingsVersion(),
+    onRestart: () => world.restartApp(),
     inputData: () => world.durableClientInput(FUNCTION_NAME),
+    ...(plan.instances ? { instances: plan.instances } : {}),
+    ...(plan.extension ? { extension: plan.extension } : {}),
+    ...(plan.wire ? { wire: plan.wire } : {}),
   });
+  world.attachHost(host);
   const timeline: TimelineEntry[] = [];
   const approvals: { second: number; postStatus: number }[] = [];
   const knownLinks = new Set(world.approvalLinks());
   const linkSeen = new Map<string, number>();
   const startsBefore = world.durable.starts.length;
+  const mailsBefore = world.smtp.received.length;
   const perSecond = Math.ceil(plan.events / Math.max(1, plan.sendSeconds));
   let sent = 0;
   let lastState = '';
@@ -161,8 +157,8 @@ export async function runScenario(
       const { partitionKey, body } = makeEvent(sent, now);
       hub.send(partitionKey, body, { run: plan.run, n: sent }, now);
     }
-    for (const c of plan.crashes)
-      if (c.at === second) host.crashNextInvocation(String(c.partition % plan.partitions));
+    for (const what of applyHostFaults(plan, plan.partitions, second, host, world))
+      timeline.push({ second, what });
     for (const h of plan.happenings ?? []) {
       if (h.at !== second) continue;
       timeline.push({ second, what: h.what });
@@ -205,6 +201,7 @@ export async function runScenario(
       faultsOver &&
       sent >= plan.events &&
       host.drained &&
+      !host.restartPending &&
       !world.isDisabled() &&
       state === 'CLOSED' &&
       !running;
@@ -235,11 +232,11 @@ export async function runScenario(
     timeline,
     approvals,
     orchestrationIds: world.durable.starts.slice(startsBefore).map((s) => s.instanceId),
+    mailsBefore,
     seconds: second,
     settled,
   };
 }
 
-/** Keys (partition/sequence) of the events of a run. */
 export const keyOf = (partitionId: string | null | undefined, sequenceNumber: number | null | undefined) =>
   `${partitionId ?? '?'}/${sequenceNumber ?? '?'}`;

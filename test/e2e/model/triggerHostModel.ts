@@ -1,226 +1,250 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-
-import { invokeRpc, registration, type RpcInvocation } from '../../support/fakeFunctionsCore';
+import { invokeRpc, type RpcInvocation } from '../../support/fakeFunctionsCore';
+import type { WireOptions } from '../../support/triggerWire';
 import type { EventHubModel, HubEvent } from './eventHubModel';
+import { readFunctionTimeoutMs, readMaxBatchSize, readRetryPolicy, type RetryPolicy } from './hostConfig';
+import { type HostInstance, HostInstances } from './hostInstances';
+import {
+  type EventHubsExtension,
+  type InvocationOutcome,
+  type InvocationRecord,
+  invocationRecord,
+  planRound,
+  type Run,
+} from './hostRound';
+import { invocationScope } from './invocationScope';
+import { toRpcBatch } from './rpcBatch';
 import type { SimClock } from './simClock';
 
-interface RetryPolicy {
-  readonly maxRetryCount: number;
-  readonly minimumMs: number;
-  readonly maximumMs: number;
-}
-
-export interface InvocationRecord {
-  readonly at: number;
-  readonly partitionId: string;
-  readonly firstSequence: number;
-  readonly lastSequence: number;
-  readonly retryCount: number;
-  readonly outcome: 'returned' | 'threw' | 'crashed';
-  readonly error?: string;
-}
-
-interface PartitionState {
-  /** Sequence number of the next event to deliver: everything before it is checkpointed. */
-  checkpoint: number;
-  pending: { events: HubEvent[]; retryCount: number; dueAt: number } | undefined;
-  crashNext: boolean;
-}
+export { toRpcBatch } from './rpcBatch';
+export {
+  EVENT_HUBS_EXTENSIONS,
+  type EventHubsExtension,
+  INVOCATION_OUTCOMES,
+  type InvocationOutcome,
+  type InvocationRecord,
+} from './hostRound';
 
 export interface TriggerHostModelOptions {
   readonly functionName: string;
   readonly hub: EventHubModel;
   readonly clock: SimClock;
-  /** Whether `AzureWebJobs.<fn>.Disabled` is set, as the host would read it after a settings change. */
+  /** Whether `AzureWebJobs.<fn>.Disabled` is set; read when the host starts. */
   readonly isDisabled: () => Promise<boolean>;
+  /**
+   * The app settings' version: every change restarts the host on every instance. Without it the
+   * host restarts when `isDisabled` flips (read every round).
+   */
+  readonly settingsVersion?: () => string;
+  /** Rebuilds the app's in-memory state after a restart of the host or the worker (a new process). */
+  readonly onRestart?: (reason: string) => Promise<void>;
   /** Defaults to host.json `extensions.eventHubs.maxEventBatchSize`. */
   readonly maxBatchSize?: number;
   /** Non-trigger inputs of each invocation (e.g. the durable client binding data). */
   readonly inputData?: () => RpcInvocation['inputData'];
+  /** Instances at the start (default 1); partitions are spread over them round robin. */
+  readonly instances?: number;
+  /** Default 6.x, what the pinned bundle carries. */
+  readonly extension?: EventHubsExtension;
+  readonly wire?: WireOptions;
 }
 
 /**
- * A model of the Functions host running the Event Hubs trigger, faithful to its documented behaviour:
- * - partitions are processed concurrently, one invocation at a time per partition;
- * - a batch holds up to `maxEventBatchSize` (host.json) events from the partition's checkpoint on;
+ * A model of the Functions host running the Event Hubs trigger, as unkind as Azure:
+ * - partitions are processed concurrently, one invocation at a time per partition and owner;
  * - the checkpoint advances after an invocation completes — when it returned, or when it threw and the
- *   registered retry policy has no retries left (the events are then gone from the trigger's view);
- * - while retries remain, the same batch is re-run after the policy's delay and the checkpoint holds;
- *   the retry count lives in the "instance" and restarts at 0 after a restart;
- * - `AzureWebJobs.<fn>.Disabled=true` stops the listener like a host restart: a pending retry is
- *   abandoned without a checkpoint; re-enabling resumes from the checkpoint;
- * - a crash ends an invocation without a checkpoint, so its batch is delivered again.
+ *   retry policy has no retries left; while retries remain the batch is re-run after the policy's
+ *   delay, the checkpoint holds, and the count lives in the instance's memory;
+ * - every app-settings change restarts the host on every instance (Flex Consumption, recreate
+ *   strategy): invocations in flight end without a checkpoint, retry loops are dropped (extension 6.x)
+ *   or checkpointed past (5.x: the held batch is lost), the app's memory is rebuilt, and
+ *   `AzureWebJobs.<fn>.Disabled` is read again;
+ * - a partition can move to another instance while its old owner retries a batch: the old owner keeps
+ *   re-running it (no checkpoint when it finally completes, 6.x; a stale one, 5.x) while the new owner
+ *   reads from the checkpoint: invocations of one partition overlap;
+ * - a timeout (`functionTimeout`) is a failed attempt, re-run by the retry policy, and restarts the
+ *   instance's worker: every invocation in flight on that instance fails with it;
+ * - a crash ends every invocation of the instance without a checkpoint and loses its retry loops.
  *
- * Where it may differ from the real host (documented in the README):
- * - the disabled setting is read between invocations; the real host restarts asynchronously, so an
- *   invocation already running when the setting changes still completes and checkpoints;
- * - a crash is modelled after the invocation has run (the real one may die mid-batch; its effects are
- *   then a prefix of the batch, which the idempotent sink and re-delivery handle the same way);
- * - batches are cut from what is in the partition at invocation time (no `maxWaitTime` batching);
- * - retry delays follow min·2^n capped at max, without the host's jitter.
+ * Where it may differ from the real host: a killed, crashed or timed-out invocation has run to its end
+ * (a real one may stop part-way: its effects are then a prefix, handled alike by re-delivery and the
+ * idempotent sink); batches are cut from what is in the partition (minEventBatchSize 1); retry delays
+ * have no jitter; instances share one app runtime (one process here), rebuilt on any restart.
  */
 export class TriggerHostModel {
   readonly invocations: InvocationRecord[] = [];
   /** Events the model checkpointed past after an invocation threw with no retries left. */
   readonly checkpointedAfterFailure: HubEvent[] = [];
-  private readonly partitions = new Map<string, PartitionState>();
+  /** Events of retry loops checkpointed past when the host shut down (extension 5.x only). */
+  readonly checkpointedOnShutdown: HubEvent[] = [];
+  readonly restarts: { readonly at: number; readonly reason: string }[] = [];
+  readonly instances: HostInstances;
+  private readonly checkpoints = new Map<string, number>();
   private readonly retry: RetryPolicy;
   private readonly maxBatchSize: number;
+  readonly functionTimeoutMs: number;
+  private readonly crashNext = new Set<string>();
+  private readonly timeoutNext = new Set<string>();
   private listening = true;
+  private started = false;
+  private lastDisabled = false;
+  private seenSettings: string | undefined;
 
   constructor(private readonly options: TriggerHostModelOptions) {
     this.retry = readRetryPolicy(options.functionName);
     this.maxBatchSize = options.maxBatchSize ?? readMaxBatchSize();
-    for (const id of options.hub.partitionIds)
-      this.partitions.set(id, { checkpoint: 0, pending: undefined, crashNext: false });
+    this.functionTimeoutMs = readFunctionTimeoutMs();
+    this.instances = new HostInstances(options.hub.partitionIds, options.instances ?? 1);
+    for (const id of options.hub.partitionIds) this.checkpoints.set(id, 0);
+    this.seenSettings = options.settingsVersion?.();
   }
 
-  /** True while the listener runs (the trigger is not disabled). */
   get isListening(): boolean {
     return this.listening;
   }
 
+  /** True while a settings change has not yet restarted the host (no app work should run then). */
+  get restartPending(): boolean {
+    return this.options.settingsVersion !== undefined && this.options.settingsVersion() !== this.seenSettings;
+  }
+
   checkpoint(partitionId: string): number {
-    return this.state(partitionId).checkpoint;
+    return this.checkpoints.get(partitionId) ?? 0;
   }
 
-  /** Every event is behind its partition's checkpoint and nothing is pending. */
+  /** Every event is behind its partition's checkpoint and no retry loop is running. */
   get drained(): boolean {
-    return [...this.partitions].every(
-      ([id, s]) => s.pending === undefined && s.checkpoint >= this.options.hub.size(id),
+    return (
+      this.instances.all.every((i) => i.pending.size === 0) &&
+      this.options.hub.partitionIds.every((id) => this.checkpoint(id) >= this.options.hub.size(id))
     );
   }
 
-  /** The next invocation on the partition "crashes": it completes no checkpoint. */
+  /** The instance that next runs this partition crashes then, with every invocation it has in flight. */
   crashNextInvocation(partitionId: string): void {
-    this.state(partitionId).crashNext = true;
+    this.crashNext.add(partitionId);
   }
 
-  /** One scheduling round at the current virtual time: each eligible partition runs one invocation. */
-  async tick(): Promise<void> {
-    const disabled = await this.options.isDisabled();
-    if (disabled) {
-      if (this.listening) {
-        // A settings change restarts the host: retries in flight are abandoned, checkpoints stay.
-        for (const s of this.partitions.values()) s.pending = undefined;
-      }
-      this.listening = false;
-      return;
-    }
-    this.listening = true;
-    const now = this.options.clock.now();
-    await Promise.all(
-      [...this.partitions.keys()].map(async (id) => {
-        const s = this.state(id);
-        if (s.pending && s.pending.dueAt > now) return;
-        const batch = s.pending ?? {
-          events: this.options.hub.read(id, s.checkpoint, this.maxBatchSize),
-          retryCount: 0,
-          dueAt: now,
-        };
-        if (batch.events.length === 0) return;
-        await this.invoke(id, s, batch.events, batch.retryCount);
-      }),
-    );
+  /** The next invocation of this partition runs past `functionTimeout`. */
+  timeoutNextInvocation(partitionId: string): void {
+    this.timeoutNext.add(partitionId);
   }
 
-  private async invoke(partitionId: string, s: PartitionState, events: HubEvent[], retryCount: number) {
+  /** Moves a partition to another instance (a new one by default), retry loops and all left behind. */
+  stealPartition(partitionId: string, to?: string): string {
+    return this.instances.steal(partitionId, to);
+  }
+
+  /** A host restart on every instance, as an app-settings change causes. */
+  async restartHost(reason: string): Promise<void> {
     const at = this.options.clock.now();
-    const first = events[0]?.sequenceNumber ?? 0;
-    const last = events[events.length - 1]?.sequenceNumber ?? 0;
-    const record = (outcome: InvocationRecord['outcome'], error?: string) =>
-      this.invocations.push({
-        at,
-        partitionId,
-        firstSequence: first,
-        lastSequence: last,
-        retryCount,
-        outcome,
-        ...(error ? { error } : {}),
-      });
+    for (const instance of this.instances.all) {
+      for (const [partitionId, batch] of instance.pending) {
+        // Extension 5.x (azure-sdk-for-net issue 41784): the cancelled retry loop ends in a checkpoint.
+        if (this.options.extension === '5.x') {
+          this.checkpointedOnShutdown.push(...batch.events);
+          this.checkpoints.set(partitionId, lastOf(batch.events) + 1);
+        }
+      }
+      this.instances.restart(instance);
+    }
+    this.restarts.push({ at, reason });
+    await this.options.onRestart?.(reason);
+    this.lastDisabled = await this.options.isDisabled();
+    this.listening = !this.lastDisabled;
+  }
+
+  /** One scheduling round at the current virtual time. */
+  async tick(): Promise<void> {
+    if (!this.started) {
+      this.started = true;
+      this.lastDisabled = await this.options.isDisabled();
+      this.listening = !this.lastDisabled;
+    }
+    if (this.options.settingsVersion) {
+      const version = this.options.settingsVersion();
+      if (version !== this.seenSettings) {
+        this.seenSettings = version;
+        await this.restartHost('app settings changed');
+      }
+    } else {
+      const disabled = await this.options.isDisabled();
+      if (disabled !== this.lastDisabled) await this.restartHost('disabled setting changed');
+    }
+    if (!this.listening) return;
+    const runs = planRound(this.instances, this.options.clock.now(), {
+      read: (id) => this.options.hub.read(id, this.checkpoint(id), this.maxBatchSize),
+      crashNext: this.crashNext,
+      timeoutNext: this.timeoutNext,
+    });
+    await Promise.all(runs.map((run) => this.invoke(run)));
+    const restarted = new Set<HostInstance>();
+    for (const run of runs) {
+      if (run.fate === 'normal' || restarted.has(run.instance)) continue;
+      restarted.add(run.instance);
+      if (run.fate === 'crash') this.instances.restart(run.instance);
+      else run.instance.generation++; // a worker restart: the host keeps its retry loops
+    }
+    for (const instance of restarted) {
+      this.restarts.push({ at: this.options.clock.now(), reason: `instance ${instance.id} restarted` });
+    }
+    if (restarted.size > 0) await this.options.onRestart?.('worker restarted');
+  }
+
+  private async invoke(run: Run): Promise<void> {
+    const { instance, partitionId, events, retryCount } = run;
+    const at = this.options.clock.now();
+    const generation = instance.generation;
+    const settings = this.options.settingsVersion?.();
+    const record = (outcome: InvocationOutcome, error?: string) =>
+      this.invocations.push(invocationRecord(run, at, outcome, error));
+    const invocationId = `${instance.id}-${this.invocations.length}-${partitionId}-${at}`;
     let threw: unknown;
     try {
-      await invokeRpc(this.options.functionName, {
-        ...toRpcBatch(events),
-        inputData: this.options.inputData?.() ?? [],
-        retryContext: { retryCount, maxRetryCount: this.retry.maxRetryCount },
-      });
+      await invocationScope.run({ instanceId: instance.id, invocationId }, () =>
+        invokeRpc(this.options.functionName, {
+          ...toRpcBatch(events, this.options.wire),
+          invocationId,
+          inputData: this.options.inputData?.() ?? [],
+          retryContext: { retryCount, maxRetryCount: this.retry.maxRetryCount },
+        }),
+      );
     } catch (error) {
       threw = error ?? new Error('undefined thrown');
     }
-    if (s.crashNext) {
-      s.crashNext = false;
-      s.pending = undefined;
+    // A restart while it ran (settings changed, recreate strategy) kills it: no checkpoint, no retry.
+    if (instance.generation !== generation || this.options.settingsVersion?.() !== settings) {
+      record('killed');
+      return;
+    }
+    if (run.fate === 'crash') {
       record('crashed');
       return;
     }
+    if (run.fate === 'timeout') threw = new Error(`timed out after ${this.functionTimeoutMs} ms`);
+    if (run.fate === 'worker-restart') threw = new Error('the worker process restarted');
+    const owner = this.instances.ownerOf(partitionId) === instance.id;
+    // Since 6.2 the extension writes no checkpoint for a partition whose ownership was lost.
+    const mayCheckpoint = owner || this.options.extension === '5.x';
     if (threw === undefined) {
-      s.checkpoint = last + 1;
-      s.pending = undefined;
+      instance.pending.delete(partitionId);
+      if (mayCheckpoint) this.checkpoints.set(partitionId, lastOf(events) + 1);
       record('returned');
       return;
     }
-    record('threw', threw instanceof Error ? `${threw.name}: ${threw.message}` : JSON.stringify(threw));
+    const message = threw instanceof Error ? `${threw.name}: ${threw.message}` : JSON.stringify(threw);
+    record(run.fate === 'timeout' ? 'timed-out' : 'threw', message);
     const retriesLeft = this.retry.maxRetryCount === -1 || retryCount < this.retry.maxRetryCount;
     if (retriesLeft) {
       const delay = Math.min(this.retry.minimumMs * 2 ** retryCount, this.retry.maximumMs);
-      s.pending = { events, retryCount: retryCount + 1, dueAt: this.options.clock.now() + delay };
-    } else {
-      // What the real host does: checkpoint after the last retry, failure or not.
-      this.checkpointedAfterFailure.push(...events);
-      s.checkpoint = last + 1;
-      s.pending = undefined;
+      instance.pending.set(partitionId, { events, retryCount: retryCount + 1, dueAt: at + delay });
+      return;
     }
+    instance.pending.delete(partitionId);
+    if (!mayCheckpoint) return;
+    // What the real host does: checkpoint after the last retry, failure or not.
+    this.checkpointedAfterFailure.push(...events);
+    this.checkpoints.set(partitionId, lastOf(events) + 1);
   }
-
-  private state(partitionId: string): PartitionState {
-    const s = this.partitions.get(partitionId);
-    if (!s) throw new Error(`no partition ${partitionId}`);
-    return s;
-  }
 }
 
-/** The RPC shape in which the host hands a `cardinality: 'many'`, `dataType: 'binary'` batch to the worker. */
-export function toRpcBatch(events: readonly HubEvent[]) {
-  const json = (value: unknown) => ({ json: JSON.stringify(value) });
-  return {
-    trigger: { collectionBytes: { bytes: events.map((e) => new Uint8Array(e.body)) } },
-    triggerMetadata: {
-      PartitionContext: json({
-        ConsumerGroup: 'breakwater',
-        EventHubName: 'sensor-readings',
-        PartitionId: events[0]?.partitionId,
-      }),
-      SequenceNumberArray: json(events.map((e) => e.sequenceNumber)),
-      OffsetArray: json(events.map((e) => e.offset)),
-      EnqueuedTimeUtcArray: json(events.map((e) => e.enqueuedTimeUtc)),
-      PropertiesArray: json(events.map((e) => e.properties)),
-      SystemPropertiesArray: json(
-        events.map((e) => ({ SequenceNumber: e.sequenceNumber, Offset: e.offset })),
-      ),
-    },
-  };
-}
-
-function readRetryPolicy(functionName: string): RetryPolicy {
-  const options = registration(functionName).metadata.retryOptions as
-    | { maxRetryCount: number; minimumInterval?: unknown; maximumInterval?: unknown; delayInterval?: unknown }
-    | undefined;
-  if (!options) return { maxRetryCount: 0, minimumMs: 0, maximumMs: 0 };
-  const ms = (d: unknown) => {
-    if (typeof d === 'number') return d;
-    const { seconds = 0, milliseconds = 0, minutes = 0 } = (d ?? {}) as Record<string, number>;
-    return minutes * 60_000 + seconds * 1000 + milliseconds;
-  };
-  const min = ms(options.minimumInterval ?? options.delayInterval);
-  const max = ms(options.maximumInterval ?? options.delayInterval);
-  return { maxRetryCount: options.maxRetryCount, minimumMs: min, maximumMs: max };
-}
-
-function readMaxBatchSize(): number {
-  const host = JSON.parse(readFileSync(path.join(__dirname, '../../../host.json'), 'utf8')) as {
-    extensions?: { eventHubs?: { maxEventBatchSize?: number } };
-  };
-  return host.extensions?.eventHubs?.maxEventBatchSize ?? 100;
-}
+const lastOf = (events: readonly HubEvent[]) => events[events.length - 1]?.sequenceNumber ?? 0;

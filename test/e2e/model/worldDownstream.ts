@@ -7,6 +7,7 @@ import { readingVersion, type SensorActivityRow } from '../../../src/processing/
 import type { Clock } from '../../../src/time/clock';
 import { type HttpDownstream, startHttpDownstream } from '../../support/httpDownstream';
 import type { Downstream } from './downstream';
+import { invocationScope } from './invocationScope';
 
 /** One successful sink write, as the downstream saw it. */
 export interface SinkWrite {
@@ -18,6 +19,9 @@ export interface SinkWrite {
   readonly key: string;
   /** The reading's version (newest wins). */
   readonly version: string;
+  /** The host instance and invocation that wrote it (`?` outside the trigger, e.g. a redrive). */
+  readonly instanceId: string;
+  readonly invocationId: string;
 }
 
 /**
@@ -75,7 +79,10 @@ export async function startWorldDownstream(kind: SinkKind): Promise<WorldDownstr
         const refused = refuse?.(reading, event);
         if (refused) throw refused;
         const result = await real.write(reading, event, signal);
+        const scope = invocationScope.getStore();
         writes.push({
+          instanceId: scope?.instanceId ?? '?',
+          invocationId: scope?.invocationId ?? '?',
           partitionId: event.partitionId ?? '?',
           sequenceNumber: event.sequenceNumber ?? -1,
           run: String(event.properties.run),

@@ -1,0 +1,16 @@
+import type { ScenarioPlan } from './scenario';
+
+/** Builds the body of event `i` of a run: a valid sensor reading, or poison. */
+export function eventBody(plan: ScenarioPlan, i: number, now: number): Buffer {
+  if (plan.poisonEvery > 0 && i % plan.poisonEvery === plan.poisonEvery - 1)
+    return Buffer.from(`not json ${plan.run} #${i}`);
+  return Buffer.from(
+    JSON.stringify({
+      homeId: `home-${plan.run}-${i % plan.homes}`,
+      sensorId: `door-${i % 3}`,
+      kind: 'contact',
+      state: i % 2 === 0 ? 'open' : 'closed',
+      occurredAt: new Date(now).toISOString(),
+    }),
+  );
+}

@@ -1,0 +1,71 @@
+import type { RuntimeOptions } from '../../../src/composition/runtime';
+import { staticTokenCredential } from '../../support/armServer';
+import { localAppEnv } from '../../support/localAppEnv';
+import type { SimClock } from './simClock';
+import type { SinkWrite, WorldDownstream } from './worldDownstream';
+
+export type { SinkWrite } from './worldDownstream';
+
+/** What the world needs to know of the host model that runs the trigger (attached per scenario). */
+export interface AttachedHost {
+  /** A settings change has not restarted the host yet: no orchestration work runs until it has. */
+  readonly restartPending: boolean;
+  /** Changes with every restart of the host or a worker. */
+  readonly restarts: readonly unknown[];
+}
+
+/** The app settings of an end-to-end world: small numbers so a run trips and recovers in minutes. */
+export function e2eEnv(
+  storageConnectionString: string,
+  site: { readonly subscriptionId: string; readonly resourceGroup: string; readonly siteName: string },
+  smtpPort: number,
+  publicBaseUrl: string,
+  overrides: Record<string, string> = {},
+): Record<string, string> {
+  return localAppEnv(storageConnectionString, 'e2e', {
+    BREAKER_THRESHOLD: '20',
+    BREAKER_WINDOW_SECONDS: '10',
+    BREAKER_BUCKET_SECONDS: '1',
+    BREAKER_PROBATION_THRESHOLD: '5',
+    BREAKER_PROBATION_SECONDS: '60',
+    BREAKER_STATE_CACHE_MS: '1000',
+    EVENT_MAX_ATTEMPTS: '2',
+    TRIGGER_RETRY_MIN_INTERVAL_SECONDS: '1',
+    TRIGGER_RETRY_MAX_INTERVAL_SECONDS: '4',
+    TRIGGER_CONTROL: 'arm',
+    AZURE_SUBSCRIPTION_ID: site.subscriptionId,
+    AZURE_RESOURCE_GROUP: site.resourceGroup,
+    AZURE_FUNCTIONAPP_NAME: site.siteName,
+    EMAIL_PROVIDER: 'smtp',
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(smtpPort),
+    APPROVERS: 'oncall@example.com',
+    APPROVAL_REMINDER_MINUTES: '10',
+    APPROVAL_MAX_REMINDERS: '2',
+    PUBLIC_BASE_URL: publicBaseUrl,
+    ...overrides,
+  });
+}
+
+/**
+ * Runtime options of the world: the simulation clock, local ARM with its certificate, and the real
+ * sink behind the world's downstream switch (worldDownstream.ts); every successful write is recorded
+ * with the instance and invocation that made it.
+ */
+export function e2eRuntimeOptions(parts: {
+  readonly clock: SimClock;
+  readonly downstream: WorldDownstream;
+  readonly writes: SinkWrite[];
+  readonly armUrl: string;
+  readonly ca: string;
+}): RuntimeOptions {
+  const { clock, downstream, writes } = parts;
+  return {
+    clock,
+    decorateSink: (real) => downstream.decorate(real, writes, clock),
+    notifyAndControl: {
+      getCredential: () => staticTokenCredential,
+      overrides: { armEndpoint: parts.armUrl, tls: { ca: parts.ca } },
+    },
+  };
+}
