@@ -14,6 +14,7 @@ import { pipelineSection } from './pipelineSection';
 import { processingSection } from './processingSection';
 import { redisMemorySection } from './redisMemorySection';
 import { redisRecordSection } from './redisRecordSection';
+import { sinkThroughputSection } from './sinkThroughputSection';
 import { tableRecordSection } from './tableRecordSection';
 
 const sections: readonly BenchSection[] = [
@@ -23,6 +24,7 @@ const sections: readonly BenchSection[] = [
   processingSection,
   pipelineSection,
   outageSection,
+  sinkThroughputSection,
 ];
 
 function machine(): string {
