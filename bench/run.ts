@@ -15,6 +15,7 @@ import { processingSection } from './processingSection';
 import { redisMemorySection } from './redisMemorySection';
 import { redisRecordSection } from './redisRecordSection';
 import { storageCallsSection } from './storageCallsSection';
+import { sinkThroughputSection } from './sinkThroughputSection';
 import { tableRecordSection } from './tableRecordSection';
 
 const sections: readonly BenchSection[] = [
@@ -25,6 +26,7 @@ const sections: readonly BenchSection[] = [
   pipelineSection,
   outageSection,
   storageCallsSection,
+  sinkThroughputSection,
 ];
 
 function machine(): string {

@@ -2,6 +2,7 @@
 
 import type { OutageHandling } from '../processing/batchDecision';
 import type { OperationsConfig } from './operationsConfig';
+import type { Ordering } from '../processing/ordering';
 
 /** Name of the guarded Event Hubs function: letters, digits and `_` only, so it can be disabled on Linux. */
 export const GUARDED_FUNCTION_NAME = 'ProcessSensorEvents';
@@ -32,6 +33,8 @@ export interface ProcessingConfig {
   readonly deadLetterQueue: string;
   /** Hold, isolate and fail fast on outage-like failures (issue 14). */
   readonly outage: OutageHandling;
+  /** Concurrent across keys, in order within a key (issue 15). */
+  readonly ordering: Ordering;
 }
 
 /** Where readings go (`SINK`); the Table sink's table is `processing.sinkTable`. */

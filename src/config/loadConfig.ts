@@ -136,6 +136,7 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
         isolateAfterReruns: must(v.ISOLATE_AFTER_RERUNS),
         failFastAfter: must(v.FAIL_FAST_AFTER),
       },
+      ordering: { mode: must(v.ORDERING), concurrency: must(v.SINK_CONCURRENCY) },
     },
     sink: must(sink),
     triggerRetry: {

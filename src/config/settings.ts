@@ -1,4 +1,5 @@
 import { outagePolicies } from '../processing/batchDecision';
+import { orderingModes } from '../processing/ordering';
 import { operationsSettings } from './operationsSettings';
 import { baseUrl, boolean, emailAddress, emailList, integer, oneOf, text } from './settingKinds';
 import { sinkSettings } from './sinkSettings';
@@ -105,6 +106,21 @@ export const settings = {
     example: '3',
     min: 0,
     max: 1_000,
+  }),
+  ORDERING: oneOf(orderingModes, {
+    description:
+      'Order of sink writes inside a batch: key writes readings of different keys (what the sink declares, ' +
+      'e.g. the row) concurrently and those of one key strictly in sequence order; partition writes the ' +
+      'batch one event after the other.',
+    default: 'key',
+    example: 'key',
+  }),
+  SINK_CONCURRENCY: integer({
+    description: 'Most sink writes in flight at once for one batch when ORDERING is key (1 = one at a time).',
+    default: '16',
+    example: '16',
+    min: 1,
+    max: 256,
   }),
   SINK_TABLE_NAME: text({
     description: 'Table holding the home activity view (latest reading per sensor).',

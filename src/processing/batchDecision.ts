@@ -50,8 +50,9 @@ export type BatchDecision =
  * - with the `dead-letter` policy: the batch is held only while the circuit is open, else they are
  *   dead-lettered as `failed` (the behaviour before issue 14);
  * - while the circuit is open (after recording this batch's failures): held, so G4 holds;
- * - after `isolateAfterReruns` re-runs, when every event was tried and the downstream took other writes
- *   during this run: they failed alone, and are dead-lettered as `isolated`;
+ * - after `isolateAfterReruns` re-runs, when every event was tried (or waited behind a failure of its
+ *   key) and the downstream took other writes during this run: they failed alone, and are dead-lettered
+ *   as `isolated`;
  * - otherwise the batch is held: the host re-runs it behind the un-advanced checkpoint.
  */
 export function decideBatch(outcomes: readonly EventOutcome[], s: RunSituation): BatchDecision {
@@ -76,7 +77,10 @@ export function decideBatch(outcomes: readonly EventOutcome[], s: RunSituation):
   }
   // Once OPEN, nothing outage-like is dead-lettered (G4), not even what looks isolated.
   if (s.circuitOpen) return { action: 'hold', reason: 'circuit-open', why: `circuit is open: ${counts}` };
-  const allTried = held.every((o) => o.status === 'failed');
+  // An event held behind a failure of its key (key mode) goes with that failure, in order.
+  const allTried = held.every(
+    (o) => o.status === 'failed' || (o.status === 'untried' && o.behind !== undefined),
+  );
   if (allTried && s.downstreamSeenUp && s.rerun >= s.handling.isolateAfterReruns) return complete('isolated');
   if (s.downstreamSeenUp)
     return {

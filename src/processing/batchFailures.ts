@@ -10,8 +10,12 @@ import { eventKey } from './receivedEvent';
 const SAMPLE_MESSAGE_LENGTH = 200;
 const LOG_MESSAGE_LENGTH = 300;
 
-/** Failures reported to the breaker window: failed events, and events not tried because of them. */
-export function failureSamples(outcomes: readonly EventOutcome[]): FailureSample[] {
+/**
+ * Failures reported to the breaker window: failed events, and events not tried because of them. An
+ * event that waited behind a failure of its key counts only while nothing got through (`countBehind`):
+ * otherwise one bad event would count once per later reading of its key.
+ */
+export function failureSamples(outcomes: readonly EventOutcome[], countBehind = true): FailureSample[] {
   return outcomes.flatMap((o): FailureSample[] => {
     if (o.status === 'failed')
       return [
@@ -21,7 +25,7 @@ export function failureSamples(outcomes: readonly EventOutcome[]): FailureSample
           message: boundText(o.error.message, SAMPLE_MESSAGE_LENGTH),
         },
       ];
-    if (o.status === 'untried')
+    if (o.status === 'untried' && (countBehind || o.behind === undefined))
       return [{ eventKey: eventKey(o.event), kind: 'transient', message: `not tried: ${o.why}` }];
     return [];
   });

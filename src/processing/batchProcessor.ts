@@ -12,16 +12,16 @@ import {
   DeadLetterWriteError,
   ensureError,
   type HoldReason,
-  isBatchHeldError,
-  isCircuitOpenError,
-  isDeadLetterWriteError,
+  holdReasonOf,
 } from './errors';
 import type { EventOutcome } from './eventOutcome';
 import { attemptWithRetry, type EventRetryOptions, makeEventRetryPolicy } from './eventRetry';
 import type { Logger } from './logger';
+import { defaultOrdering, type Ordering } from './ordering';
 import type { PartitionProgress } from './partitionProgress';
 import type { ReceivedEvent } from './receivedEvent';
-import { tryEventsInOrder, type WriteAttempt } from './tryEventsInOrder';
+import { makeTryBatchEvents } from './tryBatchEvents';
+import type { WriteAttempt } from './tryEventsInOrder';
 
 /**
  * Bounds of text built from an event (a validation message quotes it; a sink error may too): a dead
@@ -43,6 +43,8 @@ export interface BatchProcessorDeps {
   readonly batchDeadlineMs: number;
   /** Hold, isolate and fail fast (issue 14); defaults to `defaultOutageHandling`. */
   readonly outage?: OutageHandling;
+  /** Concurrent across keys, in order within a key (issue 15); defaults to `defaultOrdering`. */
+  readonly ordering?: Ordering;
   /** Held batches and re-runs per partition, for the status page; optional. */
   readonly progress?: PartitionProgress;
   /** The host's delay before re-run `n + 1` of a batch held on re-run `n` (weights held failures). */
@@ -87,6 +89,7 @@ export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
   const policy = makeEventRetryPolicy(deps.retry);
   const oneAttempt = makeEventRetryPolicy({ ...deps.retry, maxAttempts: 1 });
   const handling = deps.outage ?? defaultOutageHandling;
+  const tryEvents = makeTryBatchEvents(deps.ordering ?? defaultOrdering, deps.sink);
   // Instance-wide: a write accepted for any partition during a run is evidence the downstream is up.
   let lastSinkSuccessAt = Number.NEGATIVE_INFINITY;
 
@@ -118,7 +121,7 @@ export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
     }
 
     const startedAt = deps.clock.now();
-    const outcomes = await tryEventsInOrder(events, write, {
+    const outcomes = await tryEvents(events, write, {
       failFastAfter: handling.failFastAfter,
       deadlineAt: startedAt + deps.batchDeadlineMs,
       now: () => deps.clock.now(),
@@ -133,7 +136,7 @@ export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
     };
     // Events not tried count too, and a batch held because nothing gets through counts for the time it
     // waits (batchFailures.ts): the window sees the outage as it did when every event was tried.
-    const samples = failureSamples(outcomes);
+    const samples = failureSamples(outcomes, !situation.downstreamSeenUp);
     let decision = decideBatch(outcomes, situation);
     if (samples.length > 0) {
       const asOutage = decision.action === 'hold' && decision.reason === 'outage';
@@ -179,13 +182,6 @@ export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
       throw error;
     }
   };
-}
-
-function holdReasonOf(error: unknown): HoldReason | undefined {
-  if (isBatchHeldError(error)) return error.reason;
-  if (isCircuitOpenError(error)) return 'circuit-open';
-  if (isDeadLetterWriteError(error)) return 'dead-letter-store';
-  return undefined;
 }
 
 async function notifyTripped(context: BatchContext, tripId: string, failuresInWindow: number | undefined) {

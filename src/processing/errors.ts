@@ -81,3 +81,11 @@ export function ensureError(value: unknown): Error {
   const shown: unknown = JSON.stringify(value);
   return new Error(`non-error thrown: ${typeof shown === 'string' ? shown : String(value)}`);
 }
+
+/** Why a run held its batch, from what it threw; `undefined` for an unexpected error. */
+export function holdReasonOf(error: unknown): HoldReason | undefined {
+  if (isBatchHeldError(error)) return error.reason;
+  if (isCircuitOpenError(error)) return 'circuit-open';
+  if (isDeadLetterWriteError(error)) return 'dead-letter-store';
+  return undefined;
+}

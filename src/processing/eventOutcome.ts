@@ -19,4 +19,13 @@ export type EventOutcome =
       readonly scope: FailureScope;
     }
   /** Not tried on this run: the batch failed fast, or its deadline passed. Held like an outage failure. */
-  | { readonly status: 'untried'; readonly event: ReceivedEvent; readonly why: string };
+  | {
+      readonly status: 'untried';
+      readonly event: ReceivedEvent;
+      readonly why: string;
+      /**
+       * Key mode (issue 15): not tried because an earlier event of its key failed outage-like on this
+       * run (the event key of that failure); it is held, or dead-lettered, together with it, in order.
+       */
+      readonly behind?: string;
+    };

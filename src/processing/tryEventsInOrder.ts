@@ -65,7 +65,8 @@ export async function tryEventsInOrder(
   return outcomes;
 }
 
-function toOutcome(event: ReceivedEvent, result: Awaited<ReturnType<WriteAttempt>>): EventOutcome {
+/** The outcome of one tried event (shared with `tryEventsByKey`). */
+export function toOutcome(event: ReceivedEvent, result: Awaited<ReturnType<WriteAttempt>>): EventOutcome {
   if (result.ok) return { status: 'processed', event, applied: result.applied, attempts: result.attempts };
   const error = ensureError(result.error);
   // The sink calling the event itself invalid is a poison event, not an outage.

@@ -1,0 +1,19 @@
+import type { ActivitySink } from './activitySink';
+import type { EventOutcome } from './eventOutcome';
+import { type Ordering, orderingKeyOf } from './ordering';
+import type { ReceivedEvent } from './receivedEvent';
+import { tryEventsByKey } from './tryEventsByKey';
+import { type InOrderOptions, tryEventsInOrder, type WriteAttempt } from './tryEventsInOrder';
+
+/** Tries a batch's events in the order the setting asks for (issue 15). */
+export function makeTryBatchEvents(ordering: Ordering, sink: Pick<ActivitySink, 'orderingKey'>) {
+  const keyOf = orderingKeyOf(ordering, sink);
+  return (
+    events: readonly ReceivedEvent[],
+    write: WriteAttempt,
+    options: InOrderOptions,
+  ): Promise<EventOutcome[]> =>
+    keyOf
+      ? tryEventsByKey(events, write, { ...options, concurrency: ordering.concurrency, keyOf })
+      : tryEventsInOrder(events, write, options);
+}

@@ -1,0 +1,173 @@
+import { RestError } from '@azure/core-rest-pipeline';
+import { BlobServiceClient } from '@azure/storage-blob';
+import { QueueServiceClient } from '@azure/storage-queue';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import type { ActivitySink } from '../../src/processing/activitySink';
+import { type BatchContext, makeBatchProcessor } from '../../src/processing/batchProcessor';
+import { makeBlobQueueDeadLetterStore } from '../../src/processing/blobQueueDeadLetterStore';
+import type { BreakerGate, FailureSample } from '../../src/processing/breakerGate';
+import type { Ordering } from '../../src/processing/ordering';
+import type { ReceivedEvent } from '../../src/processing/receivedEvent';
+import type { SensorReading } from '../../src/processing/sensorReading';
+import { testAppEnv } from '../support/appEnv';
+import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
+
+// Issue 15: a batch is written concurrently across keys, strictly in sequence order within a key, and
+// a failure stops only its own key.
+
+let env: Record<string, string>;
+beforeAll(() => {
+  env = testAppEnv('by-key');
+});
+const queue = () =>
+  QueueServiceClient.fromConnectionString(env.AzureWebJobsStorage!).getQueueClient(env.DEAD_LETTER_QUEUE!);
+const deadLetters = () =>
+  makeBlobQueueDeadLetterStore(
+    BlobServiceClient.fromConnectionString(env.AzureWebJobsStorage!).getContainerClient(
+      env.DEAD_LETTER_CONTAINER!,
+    ),
+    queue(),
+  );
+async function drain() {
+  const q = queue();
+  await q.createIfNotExists();
+  const { receivedMessageItems } = await q.receiveMessages({ numberOfMessages: 32 });
+  await Promise.all(receivedMessageItems.map((m) => q.deleteMessage(m.messageId, m.popReceipt)));
+  return receivedMessageItems
+    .map(
+      (m) =>
+        JSON.parse(Buffer.from(m.messageText, 'base64').toString()) as {
+          sequenceNumber: number;
+          reason: string;
+        },
+    )
+    .sort((a, b) => a.sequenceNumber - b.sequenceNumber)
+    .map((m) => [m.sequenceNumber, m.reason]);
+}
+
+/** mulberry32: a small seeded generator, so every run interleaves the writes the same way. */
+function seeded(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A downstream keyed by sensor that answers each call after a random number of event-loop turns (no
+ * real time), records arrival order per key and the most calls in flight at once.
+ */
+function recordingSink(seed: number, fail: (r: SensorReading, e: ReceivedEvent) => Error | undefined) {
+  const random = seeded(seed);
+  const arrived = new Map<string, number[]>();
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const sink: ActivitySink = {
+    async write(r, e) {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      const list = arrived.get(r.sensorId) ?? [];
+      arrived.set(r.sensorId, [...list, e.sequenceNumber ?? -1]);
+      for (let turns = Math.floor(random() * 8); turns > 0; turns--)
+        await new Promise((resolve) => setImmediate(resolve));
+      inFlight--;
+      const error = fail(r, e);
+      if (error) throw error;
+      return 'applied';
+    },
+    probe: () => Promise.resolve(),
+    orderingKey: (r) => r.sensorId,
+  };
+  return { sink, arrived, maxInFlight: () => maxInFlight };
+}
+
+function recordingGate() {
+  const recorded: FailureSample[][] = [];
+  const gate: BreakerGate = {
+    check: () => Promise.resolve({ open: false, tripId: undefined }),
+    recordFailures: (failures) => {
+      recorded.push([...failures]);
+      return Promise.resolve({ open: false, tripId: undefined, tripped: false, failuresInWindow: 0 });
+    },
+  };
+  return { gate, recorded };
+}
+
+const context = (rerun = 0): BatchContext => ({
+  invocationId: 'inv',
+  finalAttempt: false,
+  rerun,
+  logger: { log: () => undefined, warn: () => undefined, error: () => undefined },
+});
+const processor = (sink: ActivitySink, gate: BreakerGate, ordering: Ordering) =>
+  makeBatchProcessor({
+    functionName: 'ProcessSensorEvents',
+    sink,
+    deadLetters: deadLetters(),
+    breaker: gate,
+    clock: { now: () => 0 },
+    retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1 },
+    batchDeadlineMs: 60_000,
+    outage: { policy: 'hold', isolateAfterReruns: 3, failFastAfter: 3 },
+    ordering,
+  });
+/** `n` events over `keys` sensors, round robin, in sequence order. */
+const batchOf = (n: number, keys: number) =>
+  Array.from({ length: n }, (_, i) => receivedEvent(jsonBody(reading({ sensorId: `s${i % keys}` })), i));
+const sequencesOf = (n: number, keys: number, key: number) =>
+  Array.from({ length: n }, (_, i) => i).filter((i) => i % keys === key);
+
+describe('ordering by key inside a batch', () => {
+  it.each([1, 2, 3])('writes each key in sequence order under random delays (seed %i)', async (seed) => {
+    const { sink, arrived, maxInFlight } = recordingSink(seed, () => undefined);
+    const result = await processor(sink, recordingGate().gate, { mode: 'key', concurrency: 8 })(
+      batchOf(200, 20),
+      context(),
+    );
+    expect(result.processed).toBe(200);
+    for (let key = 0; key < 20; key++) expect(arrived.get(`s${key}`)).toEqual(sequencesOf(200, 20, key));
+    expect(maxInFlight()).toBe(8);
+  });
+
+  it.each([1, 3, 16])('never has more than %i calls in flight', async (concurrency) => {
+    const { sink, maxInFlight } = recordingSink(7, () => undefined);
+    await processor(sink, recordingGate().gate, { mode: 'key', concurrency })(batchOf(100, 50), context());
+    expect(maxInFlight()).toBe(concurrency);
+  });
+
+  it('an outage-like failure stops only its own key; it and the rest of its key are isolated in order', async () => {
+    await drain();
+    // Sequence 23 (key s3) always answers 503; every other event is accepted.
+    const bad = (_r: SensorReading, e: ReceivedEvent) =>
+      e.sequenceNumber === 23 ? new RestError('unavailable', { statusCode: 503 }) : undefined;
+    for (let rerun = 0; rerun <= 3; rerun++) {
+      const { sink, arrived } = recordingSink(rerun, bad);
+      const { gate, recorded } = recordingGate();
+      const run = processor(sink, gate, { mode: 'key', concurrency: 4 })(batchOf(100, 10), context(rerun));
+      if (rerun < 3) await expect(run).rejects.toMatchObject({ code: 'BATCH_HELD' });
+      else await expect(run).resolves.toMatchObject({ processed: 100 - 8, deadLettered: 8 });
+      // Key s3 reached the sink up to the failing event (tried twice) and never past it; others whole.
+      expect(arrived.get('s3')).toEqual([3, 13, 23, 23]);
+      for (const key of [0, 1, 2, 4, 5, 6, 7, 8, 9])
+        expect(arrived.get(`s${key}`)).toEqual(sequencesOf(100, 10, key));
+      // One bad event counts once, not once per later reading of its key.
+      expect(recorded.flat().map((s) => s.eventKey)).toEqual(['p0-s23']);
+    }
+    expect(await drain()).toEqual([23, 33, 43, 53, 63, 73, 83, 93].map((s) => [s, 'isolated']));
+  });
+
+  it('partition ordering writes one event at a time, in batch order', async () => {
+    const { sink, arrived, maxInFlight } = recordingSink(5, () => undefined);
+    await processor(sink, recordingGate().gate, { mode: 'partition', concurrency: 16 })(
+      batchOf(60, 6),
+      context(),
+    );
+    expect(maxInFlight()).toBe(1);
+    for (let key = 0; key < 6; key++) expect(arrived.get(`s${key}`)).toEqual(sequencesOf(60, 6, key));
+  });
+});
