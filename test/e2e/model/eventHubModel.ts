@@ -1,3 +1,5 @@
+import { partitionForKey } from '../../../sim/eventHubsPeer/partitionStore';
+
 /** One event as the hub stores it. */
 export interface HubEvent {
   readonly partitionId: string;
@@ -23,9 +25,9 @@ export class EventHubModel {
     return this.logs.map((_, i) => String(i));
   }
 
-  /** Appends an event to the partition its key hashes to (a stable FNV-1a hash, like a real hub's stable mapping). */
+  /** Appends an event to the partition its key hashes to (the Event Hubs peer's stable mapping). */
   send(partitionKey: string, body: Buffer, properties: Record<string, unknown>, now: number): HubEvent {
-    return this.sendTo(String(fnv1a(partitionKey) % this.partitionCount), body, properties, now);
+    return this.sendTo(partitionForKey(partitionKey, this.partitionCount), body, properties, now);
   }
 
   sendTo(partitionId: string, body: Buffer, properties: Record<string, unknown>, now: number): HubEvent {
@@ -61,13 +63,4 @@ export class EventHubModel {
     if (!log) throw new Error(`no partition ${partitionId}`);
     return log;
   }
-}
-
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash;
 }
