@@ -16,6 +16,7 @@ import {
   parseProducerArgs,
   producerUsage,
 } from './producer/producerArgs';
+import { describeProducerError, PRODUCER_RETRY } from './producer/producerErrors';
 import { sendPlannedBatches } from './producer/sendPlannedBatches';
 
 async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -32,7 +33,12 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     console.log(producerUsage);
     return 0;
   }
-  await produce(parsed);
+  try {
+    await produce(parsed);
+  } catch (error) {
+    console.error(`produce-events: ${describeProducerError(error, parsed.target)}`);
+    return 1;
+  }
   return 0;
 }
 
@@ -69,15 +75,17 @@ async function produce(options: ProducerOptions): Promise<void> {
 }
 
 function connect(target: ProducerTarget): Client {
+  const options = { retryOptions: PRODUCER_RETRY };
   if (target.kind === 'connectionString') {
     return target.hubName === undefined
-      ? new EventHubProducerClient(target.connectionString)
-      : new EventHubProducerClient(target.connectionString, target.hubName);
+      ? new EventHubProducerClient(target.connectionString, options)
+      : new EventHubProducerClient(target.connectionString, target.hubName, options);
   }
   return new EventHubProducerClient(
     target.fullyQualifiedNamespace,
     target.hubName,
     new DefaultAzureCredential(),
+    options,
   );
 }
 
