@@ -1,3 +1,5 @@
+import { inspect } from 'node:util';
+
 import type { RetryOptions } from '@azure/event-hubs';
 
 import type { ProducerTarget } from './producerArgs';
@@ -47,10 +49,7 @@ export function describeProducerError(error: unknown, target: ProducerTarget): s
 
 function causesOf(error: unknown, depth: number): string[] {
   if (depth > 4 || error === undefined || error === null) return [];
-  if (!(error instanceof Error)) {
-    const text: string | undefined = JSON.stringify(error);
-    return [(text ?? 'undefined').replace(/\s+/g, ' ').trim()];
-  }
+  if (!(error instanceof Error)) return [inspect(error, { breakLength: Infinity, depth: 2 })];
   const code = (error as { code?: unknown }).code;
   const own = error.message.replace(/\s+/g, ' ').trim();
   const named = typeof code === 'string' && own !== '' && !own.includes(code) ? `${code}: ${own}` : own;
