@@ -37,6 +37,7 @@ function benchSink(): ActivitySink {
       view.set(`${reading.homeId}/${reading.sensorId}`, event.sequenceNumber ?? 0);
       return 'applied';
     },
+    probe: () => Promise.resolve(),
   };
 }
 

@@ -10,4 +10,9 @@ export type SinkWriteResult = 'applied' | 'stale';
  */
 export interface ActivitySink {
   write(reading: SensorReading, event: ReceivedEvent, signal: AbortSignal): Promise<SinkWriteResult>;
+  /**
+   * A cheap health check of the downstream (bounded by `signal`): resolves when it answers, throws when
+   * not; the error is classified by `classifyError` like a write error.
+   */
+  probe(signal: AbortSignal): Promise<void>;
 }

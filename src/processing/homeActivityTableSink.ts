@@ -57,8 +57,16 @@ export function makeHomeActivityTableSink(table: TableClient): ActivitySink {
         `row ${row.partitionKey}/${row.rowKey} kept changing under ${MAX_CONFLICT_ROUNDS} writers`,
       );
     },
+
+    /** A point read of one known row: a 404 still means the table answered. */
+    async probe(signal: AbortSignal): Promise<void> {
+      await getRow(table, PROBE_KEY, PROBE_KEY, signal);
+    },
   };
 }
+
+/** Partition and row key of the row the health probe reads (it need not exist). */
+const PROBE_KEY = 'probe';
 
 async function getRow(table: TableClient, pk: string, rk: string, signal: AbortSignal) {
   try {

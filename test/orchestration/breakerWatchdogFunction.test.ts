@@ -32,7 +32,10 @@ beforeAll(async () => {
     createRuntime(env, {
       clock: { now: () => now },
       // The downstream is offline for the whole test.
-      decorateSink: () => ({ write: () => Promise.reject(new TransientSinkError('downstream offline')) }),
+      decorateSink: () => ({
+        write: () => Promise.reject(new TransientSinkError('downstream offline')),
+        probe: () => Promise.reject(new TransientSinkError('downstream offline')),
+      }),
     }),
   );
   await import('../../src/functions/processSensorEvents');

@@ -98,7 +98,10 @@ describe('starting the breaker orchestration', () => {
     };
     const processBatch = makeBatchProcessor({
       functionName: FN,
-      sink: { write: () => Promise.reject(new TransientSinkError('downstream offline')) },
+      sink: {
+        write: () => Promise.reject(new TransientSinkError('downstream offline')),
+        probe: () => Promise.reject(new TransientSinkError('downstream offline')),
+      },
       deadLetters: { write: () => Promise.reject(new Error('not reached: the batch is held')) },
       breaker: gate,
       clock: { now: () => T0 },

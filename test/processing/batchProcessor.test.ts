@@ -24,6 +24,7 @@ function scriptedSink(fail: (r: SensorReading) => Error | undefined = () => unde
       written.push(`${r.homeId}/${r.sensorId}`);
       return Promise.resolve('applied');
     },
+    probe: () => Promise.resolve(),
   };
   return { sink, written, calls: () => calls };
 }

@@ -28,6 +28,7 @@ function memorySink() {
       written.push(`s${e.sequenceNumber ?? '?'}`);
       return Promise.resolve('applied');
     },
+    probe: () => Promise.resolve(),
   };
   return { sink, written };
 }

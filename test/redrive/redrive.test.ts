@@ -178,6 +178,7 @@ describe('a sink that keeps failing while CLOSED', () => {
         attempts++;
         return Promise.reject(new TransientSinkError('503 from the sink'));
       },
+      probe: () => Promise.reject(new TransientSinkError('503 from the sink')),
     };
     const { text, message } = await deadLetter(jsonBody(reading({ homeId: 'home-down' })));
     const handler = makeRedriveHandler(deps({ sink: failing }));

@@ -115,6 +115,10 @@ export class BreakwaterWorld {
           });
           return result;
         },
+        probe: async (signal) => {
+          if (downstream.down) throw new RestError('downstream unavailable', { statusCode: 503 });
+          await real.probe(signal);
+        },
       }),
       notifyAndControl: {
         getCredential: () => staticTokenCredential,
