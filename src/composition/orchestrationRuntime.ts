@@ -56,5 +56,6 @@ export function createWatchdogDeps(runtime: Runtime): WatchdogDeps {
     clock: runtime.clock,
     functionName: runtime.config.functionName,
     graceMs: WATCHDOG_GRACE_MS,
+    sink: runtime.sink,
   };
 }

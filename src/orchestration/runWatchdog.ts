@@ -1,6 +1,7 @@
 import type { DurableClient } from 'durable-functions';
 
 import type { BreakerStore } from '../breaker/breakerStore';
+import type { ActivitySink } from '../processing/activitySink';
 import type { Logger } from '../processing/logger';
 import type { Clock } from '../time/clock';
 import { type StartResult, startBreakerOrchestration } from './startBreakerOrchestration';
@@ -14,6 +15,8 @@ export interface WatchdogDeps {
    * after tripping, and starting it from here at the same moment would race that start.
    */
   readonly graceMs: number;
+  /** Probed while OPEN (downstream health on the approval page); absent: no probes. */
+  readonly sink?: Pick<ActivitySink, 'probe'>;
 }
 
 export type WatchdogResult =
