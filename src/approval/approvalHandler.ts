@@ -1,13 +1,22 @@
-import type { HttpHandler, HttpRequest, HttpResponseInit, InvocationContext } from '@azure/functions';
+import type { HttpHandler, HttpRequest, InvocationContext } from '@azure/functions';
 
+import type { HeldBacklog } from '../backlog/heldBacklog';
 import type { BreakerStore } from '../breaker/breakerStore';
 import type { TokenVerification } from '../notify/approvalTokenTypes';
 import { ensureError } from '../processing/errors';
 import type { Clock } from '../time/clock';
-import { approvedPage, confirmationPage, refusalPage, unavailablePage } from './approvalPages';
+import {
+  approvedPage,
+  confirmationPage,
+  type ProbationTerms,
+  refusalPage,
+  unavailablePage,
+} from './approvalPages';
+import { withEnvironment } from './environmentBanner';
 import { refuseSituation, refuseToken } from './approvalRefusal';
 import { PRINCIPAL_HEADER, readApprover } from './approverName';
 import type { OrchestrationControlFactory } from './orchestrationControl';
+import { needsApproveAnyway } from './safetyPanel';
 import { readTripSituation, type SituationStore, type TripSituation } from './tripSituation';
 
 export interface ApprovalHandlerDeps {
@@ -18,6 +27,11 @@ export interface ApprovalHandlerDeps {
   readonly store: SituationStore & Pick<BreakerStore, 'updateTrip'>;
   readonly deadLetterCount: () => Promise<number | undefined>;
   readonly orchestration: OrchestrationControlFactory;
+  /** What the hub holds behind the checkpoints (peek the oldest while OPEN); never throws. */
+  readonly heldBacklog?: (peekOldest: boolean) => Promise<HeldBacklog>;
+  readonly probation?: ProbationTerms;
+  /** Shown on every page: which deployment this is. */
+  readonly environmentName?: string;
 }
 
 /** A form post is a few hundred bytes; anything far larger is not from our page. */
@@ -35,7 +49,7 @@ const MAX_FORM_BYTES = 16 * 1024;
  * browser POSTs marked cross-site by Sec-Fetch-Site are refused.
  */
 export function makeApprovalHandler(deps: ApprovalHandlerDeps): HttpHandler {
-  return async (request: HttpRequest, context: InvocationContext): Promise<HttpResponseInit> => {
+  return withEnvironment(deps.environmentName, async (request: HttpRequest, context: InvocationContext) => {
     const isPost = request.method === 'POST';
     if (isPost && isCrossSite(request)) return refusalPage('cross-site');
     const form = isPost ? await readForm(request) : undefined;
@@ -60,11 +74,27 @@ export function makeApprovalHandler(deps: ApprovalHandlerDeps): HttpHandler {
     if (refusal !== undefined) return refusalPage(refusal, { payload, situation });
 
     const principal = request.headers.get(PRINCIPAL_HEADER)?.trim() || undefined;
-    if (!isPost) return confirmationPage({ payload, situation, token, principal });
+    const page = async (problem?: string) => {
+      const held = await deps.heldBacklog?.(situation.state.state === 'OPEN');
+      return confirmationPage({
+        payload,
+        situation,
+        token,
+        principal,
+        held,
+        now,
+        ...(problem ? { problem } : {}),
+      });
+    };
+    if (!isPost) return page();
 
     const approver = readApprover(request.headers, form?.get('approver') ?? null);
-    if (!approver.ok)
-      return confirmationPage({ payload, situation, token, principal, problem: approver.problem });
+    if (!approver.ok) return page(approver.problem);
+    // The downstream failed its last probe: restarting now would most likely trip again at once.
+    if (needsApproveAnyway(situation.trip?.probe) && form?.get('anyway') !== 'yes')
+      return page(
+        'The downstream failed its last health probe. Tick "Approve anyway" to restart regardless.',
+      );
 
     let raised: Awaited<ReturnType<typeof orchestration.raiseApproval>>;
     try {
@@ -86,8 +116,8 @@ export function makeApprovalHandler(deps: ApprovalHandlerDeps): HttpHandler {
           `approval raised, but not recorded on trip ${payload.tripId}: ${ensureError(error).message}`,
         );
       });
-    return approvedPage(payload, approver.approver);
-  };
+    return approvedPage(payload, approver.approver, deps.probation);
+  });
 }
 
 function isCrossSite(request: HttpRequest): boolean {

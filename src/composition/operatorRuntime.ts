@@ -7,6 +7,7 @@ import { queueDeadLetterCount } from '../operator/queueDeadLetterCount';
 import { blobDeadLetterArchive } from '../redrive/deadLetterArchive';
 import { queueRedriveDeferral } from '../redrive/redriveDeferral';
 import type { RedriveDeps } from '../redrive/redriveHandler';
+import { createHeldBacklogReader } from './backlogRuntime';
 import { lazyCredential } from './notifyAndControl';
 import { getRuntime, type Runtime } from './runtime';
 
@@ -35,6 +36,8 @@ export function createOperatorRuntime(runtime: Runtime): OperatorRuntime {
     ...(overrides.armEndpoint === undefined ? {} : { armEndpoint: overrides.armEndpoint }),
     ...(overrides.tls === undefined ? {} : { tls: overrides.tls }),
   });
+  const heldBacklog = createHeldBacklogReader(runtime);
+  const { environmentName } = config;
   return {
     approval: {
       functionName,
@@ -43,6 +46,9 @@ export function createOperatorRuntime(runtime: Runtime): OperatorRuntime {
       store: breakerStore,
       deadLetterCount,
       orchestration,
+      heldBacklog,
+      probation: { seconds: config.breaker.probationSeconds, threshold: config.breaker.probationThreshold },
+      environmentName,
     },
     operator: {
       functionName,
@@ -59,6 +65,8 @@ export function createOperatorRuntime(runtime: Runtime): OperatorRuntime {
       deadLetterCount,
       orchestration,
       storeHealth: () => runtime.breaker.health(),
+      heldBacklog,
+      environmentName,
     },
     redrive: {
       store: breakerStore,

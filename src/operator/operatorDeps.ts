@@ -1,3 +1,4 @@
+import type { HeldBacklog } from '../backlog/heldBacklog';
 import type { BreakerStore } from '../breaker/breakerStore';
 import type { StoreHealth } from '../breaker/storeHealth';
 import type { OrchestrationControlFactory } from '../approval/orchestrationControl';
@@ -25,4 +26,8 @@ export interface OperatorDeps {
   readonly orchestration: OrchestrationControlFactory;
   /** The processing gate's view of store reachability in this instance (G6), when there is one. */
   readonly storeHealth?: () => StoreHealth;
+  /** What the hub holds behind the checkpoints (peek the oldest while OPEN); never throws. */
+  readonly heldBacklog?: (peekOldest: boolean) => Promise<HeldBacklog>;
+  /** Shown on the dashboard: which deployment this is. */
+  readonly environmentName?: string;
 }

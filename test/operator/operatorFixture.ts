@@ -70,6 +70,7 @@ export async function operatorFixture(): Promise<OperatorFixture> {
     triggerSwitch,
     deadLetterCount: () => Promise.resolve(fixture.deadLetters),
     orchestration: durableOrchestrationControl(FN),
+    environmentName: 'staging-eu',
   });
   return fixture;
 }
