@@ -13,6 +13,18 @@ export type HeldBacklogReader = (peekOldest: boolean) => Promise<HeldBacklog>;
 /** Page reads fail fast rather than hold a page for the client's default minute-long retries. */
 const READ_RETRY = { maxRetries: 1, retryDelayInMs: 500, timeoutInMs: 4_000 };
 
+const readers = new WeakMap<Runtime, HeldBacklogReader>();
+
+/** One reader (one hub client) per runtime, shared by the pages, the status API and the emails. */
+export function heldBacklogReaderFor(runtime: Runtime): HeldBacklogReader {
+  let reader = readers.get(runtime);
+  if (reader === undefined) {
+    reader = createHeldBacklogReader(runtime);
+    readers.set(runtime, reader);
+  }
+  return reader;
+}
+
 /**
  * The held-backlog reader over the app's own hub connection (the trigger's setting) and the host's
  * checkpoints in AzureWebJobsStorage. The client connects on first use and is kept for the process.

@@ -7,7 +7,7 @@ import { queueDeadLetterCount } from '../operator/queueDeadLetterCount';
 import { blobDeadLetterArchive } from '../redrive/deadLetterArchive';
 import { queueRedriveDeferral } from '../redrive/redriveDeferral';
 import type { RedriveDeps } from '../redrive/redriveHandler';
-import { createHeldBacklogReader } from './backlogRuntime';
+import { heldBacklogReaderFor } from './backlogRuntime';
 import { lazyCredential } from './notifyAndControl';
 import { getRuntime, type Runtime } from './runtime';
 
@@ -36,7 +36,7 @@ export function createOperatorRuntime(runtime: Runtime): OperatorRuntime {
     ...(overrides.armEndpoint === undefined ? {} : { armEndpoint: overrides.armEndpoint }),
     ...(overrides.tls === undefined ? {} : { tls: overrides.tls }),
   });
-  const heldBacklog = createHeldBacklogReader(runtime);
+  const heldBacklog = heldBacklogReaderFor(runtime);
   const { environmentName } = config;
   return {
     approval: {

@@ -4,6 +4,7 @@ import { makeBreakerMessages } from '../orchestration/breakerMessages';
 import type { BreakerOrchestratorSettings } from '../orchestration/breakerOrchestrator';
 import type { WatchdogDeps } from '../orchestration/runWatchdog';
 import { queueDeadLetterCount } from '../operator/queueDeadLetterCount';
+import { heldBacklogReaderFor } from './backlogRuntime';
 import { makeNotifyAndControl } from './notifyAndControl';
 import type { Runtime } from './runtime';
 
@@ -44,9 +45,11 @@ export function createActivityDeps(runtime: Runtime): BreakerActivityDeps {
       linkTtlHours: config.approval.linkTtlHours,
       publicBaseUrl: config.approval.publicBaseUrl,
       probation: { seconds: config.breaker.probationSeconds, threshold: config.breaker.probationThreshold },
+      environmentName: config.environmentName,
     }),
     clock: runtime.clock,
     deadLetterCount: queueDeadLetterCount(runtime.storage.queue(config.processing.deadLetterQueue)),
+    heldBacklog: heldBacklogReaderFor(runtime),
   };
 }
 

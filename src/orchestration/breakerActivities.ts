@@ -1,3 +1,4 @@
+import type { HeldBacklog } from '../backlog/heldBacklog';
 import type { BreakerState, BreakerStateName, BreakerStore, TripRecord } from '../breaker/breakerStore';
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import { setDisabledWithOutcome } from '../control/triggerSwitchOutcome';
@@ -20,6 +21,8 @@ export interface BreakerActivityDeps {
   readonly messages: BreakerMessageBuilder;
   readonly clock: Clock;
   readonly deadLetterCount: () => Promise<number | undefined>;
+  /** Held events for the trip notice and reminders; never throws (unknown comes back with its reason). */
+  readonly heldBacklog?: (peekOldest: boolean) => Promise<HeldBacklog>;
 }
 
 /** How the store stands for the trip the orchestration was started for. */
@@ -91,6 +94,8 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
         trip: asksApproval ? await findTrip(deps.store, notice.tripId, logger) : undefined,
         // Informative only: a queue hiccup must not hold the email back.
         deadLetterCount: asksApproval ? await deps.deadLetterCount().catch(() => undefined) : undefined,
+        // Sent while OPEN: the host's receivers are stopped, so the oldest held event is peeked.
+        ...(asksApproval && deps.heldBacklog ? { held: await deps.heldBacklog(true) } : {}),
         now: deps.clock.now(),
       };
       await deps.email.send(deps.messages(notice, facts));
