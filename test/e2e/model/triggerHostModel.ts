@@ -38,6 +38,11 @@ export interface TriggerHostModelOptions {
   readonly maxBatchSize?: number;
   /** Non-trigger inputs of each invocation (e.g. the durable client binding data). */
   readonly inputData?: () => RpcInvocation['inputData'];
+  /**
+   * Persists a checkpoint as the host does (e.g. a blob in `azure-webjobs-eventhub`); awaited before the
+   * partition's next invocation. `lastProcessed` is the batch's last event.
+   */
+  readonly onCheckpoint?: (partitionId: string, lastProcessed: HubEvent) => Promise<void>;
 }
 
 /**
@@ -159,6 +164,7 @@ export class TriggerHostModel {
       s.checkpoint = last + 1;
       s.pending = undefined;
       record('returned');
+      await this.persistCheckpoint(partitionId, events);
       return;
     }
     record('threw', threw instanceof Error ? `${threw.name}: ${threw.message}` : JSON.stringify(threw));
@@ -171,7 +177,13 @@ export class TriggerHostModel {
       this.checkpointedAfterFailure.push(...events);
       s.checkpoint = last + 1;
       s.pending = undefined;
+      await this.persistCheckpoint(partitionId, events);
     }
+  }
+
+  private async persistCheckpoint(partitionId: string, events: readonly HubEvent[]): Promise<void> {
+    const last = events[events.length - 1];
+    if (last !== undefined) await this.options.onCheckpoint?.(partitionId, last);
   }
 
   private state(partitionId: string): PartitionState {
