@@ -79,7 +79,7 @@ export function dashboardPage(s: OperatorStatus, policy: OperatorPolicy): HttpRe
 
 /** One row per incident: a probation re-trip continues the incident it came from. */
 function incidentTable(trips: readonly TripRecord[], now: number): SafeHtml {
-  return html`<table id="incidents" class="stack">
+  return html`<table id="trips" class="stack">
     <thead>
       <tr>
         <th>Opened</th>
