@@ -289,6 +289,9 @@ module functionApp 'app/function-app.bicep' = {
       // Breakwater (src/config/settings.ts).
       EVENTHUB_NAME: eventHubs.outputs.eventHubName
       EVENTHUB_CONSUMER_GROUP: eventHubs.outputs.consumerGroupName
+      // The hub's retention, for the "time left" on the approval page (AMQP does not report it).
+      EVENTHUB_RETENTION_HOURS: string(eventHubRetentionDays * 24)
+      ENVIRONMENT_NAME: environmentName
       SINK_TABLE_NAME: sinkTableName
       BREAKER_TABLE_NAME: breakerTableName
       DEAD_LETTER_CONTAINER: deadLetterContainerName

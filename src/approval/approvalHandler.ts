@@ -1,15 +1,24 @@
-import type { HttpHandler, HttpRequest, HttpResponseInit, InvocationContext } from '@azure/functions';
+import type { HttpHandler, HttpRequest, InvocationContext } from '@azure/functions';
 
+import type { HeldBacklog } from '../backlog/heldBacklog';
 import type { BreakerStore } from '../breaker/breakerStore';
 import type { TokenVerification } from '../notify/approvalTokenTypes';
 import { ensureError } from '../processing/errors';
 import type { Clock } from '../time/clock';
-import { approvedPage, confirmationPage, refusalPage, unavailablePage } from './approvalPages';
+import {
+  approvedPage,
+  confirmationPage,
+  type ProbationTerms,
+  refusalPage,
+  unavailablePage,
+} from './approvalPages';
+import { withEnvironment } from './environmentBanner';
 import { refuseSituation, refuseToken } from './approvalRefusal';
 import { PRINCIPAL_HEADER, readApprover } from './approverName';
 import { checkSignedInApprover } from './signedInApprover';
 import { signedInRefusalPage } from './signedInPages';
 import type { OrchestrationControlFactory } from './orchestrationControl';
+import { needsApproveAnyway } from './safetyPanel';
 import { readTripSituation, type SituationStore, type TripSituation } from './tripSituation';
 
 export interface ApprovalHandlerDeps {
@@ -22,6 +31,11 @@ export interface ApprovalHandlerDeps {
   readonly orchestration: OrchestrationControlFactory;
   /** APPROVAL_REQUIRE_SIGNED_IN: the approvers a signed-in principal must be one of; undefined when off. */
   readonly signedInApprovers?: readonly string[];
+  /** What the hub holds behind the checkpoints (peek the oldest while OPEN); never throws. */
+  readonly heldBacklog?: (peekOldest: boolean) => Promise<HeldBacklog>;
+  readonly probation?: ProbationTerms;
+  /** Shown on every page: which deployment this is. */
+  readonly environmentName?: string;
 }
 
 /** A form post is a few hundred bytes; anything far larger is not from our page. */
@@ -39,7 +53,7 @@ const MAX_FORM_BYTES = 16 * 1024;
  * browser POSTs marked cross-site by Sec-Fetch-Site are refused.
  */
 export function makeApprovalHandler(deps: ApprovalHandlerDeps): HttpHandler {
-  return async (request: HttpRequest, context: InvocationContext): Promise<HttpResponseInit> => {
+  return withEnvironment(deps.environmentName, async (request: HttpRequest, context: InvocationContext) => {
     const isPost = request.method === 'POST';
     if (isPost && isCrossSite(request)) return refusalPage('cross-site');
     const form = isPost ? await readForm(request) : undefined;
@@ -71,13 +85,29 @@ export function makeApprovalHandler(deps: ApprovalHandlerDeps): HttpHandler {
       });
 
     const principal = request.headers.get(PRINCIPAL_HEADER)?.trim() || undefined;
-    if (!isPost) return confirmationPage({ payload, situation, token, principal });
+    const page = async (problem?: string) => {
+      const held = await deps.heldBacklog?.(situation.state.state === 'OPEN');
+      return confirmationPage({
+        payload,
+        situation,
+        token,
+        principal,
+        held,
+        now,
+        ...(problem ? { problem } : {}),
+      });
+    };
+    if (!isPost) return page();
 
     const approver = signedIn
       ? ({ ok: true, approver: signedIn.approver, source: 'principal' } as const)
       : readApprover(request.headers, form?.get('approver') ?? null);
-    if (!approver.ok)
-      return confirmationPage({ payload, situation, token, principal, problem: approver.problem });
+    if (!approver.ok) return page(approver.problem);
+    // The downstream failed its last probe: restarting now would most likely trip again at once.
+    if (needsApproveAnyway(situation.trip?.probe) && form?.get('anyway') !== 'yes')
+      return page(
+        'The downstream failed its last health probe. Tick "Approve anyway" to restart regardless.',
+      );
 
     let raised: Awaited<ReturnType<typeof orchestration.raiseApproval>>;
     try {
@@ -99,8 +129,8 @@ export function makeApprovalHandler(deps: ApprovalHandlerDeps): HttpHandler {
           `approval raised, but not recorded on trip ${payload.tripId}: ${ensureError(error).message}`,
         );
       });
-    return approvedPage(payload, approver.approver);
-  };
+    return approvedPage(payload, approver.approver, deps.probation);
+  });
 }
 
 function isCrossSite(request: HttpRequest): boolean {

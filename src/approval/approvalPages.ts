@@ -1,11 +1,14 @@
 import type { HttpResponseInit } from '@azure/functions';
 
+import { formatSpan } from '../backlog/describeBacklog';
+import type { HeldBacklog } from '../backlog/heldBacklog';
 import type { ApprovalTokenPayload } from '../notify/approvalTokenTypes';
 import type { ApprovalRefusal } from './approvalRefusal';
 import { refusalStatus } from './approvalRefusal';
 import { formatCount, formatTime } from './formatting';
 import { html, type SafeHtml } from './html';
 import { htmlPage } from './pageResponse';
+import { approveAnywayField, needsApproveAnyway, safetyPanel } from './safetyPanel';
 import type { TripSituation } from './tripSituation';
 
 export interface ConfirmationArgs {
@@ -16,11 +19,16 @@ export interface ConfirmationArgs {
   readonly principal: string | undefined;
   /** Shown above the form when a POST lacked something (400). */
   readonly problem?: string;
+  /** What the hub holds behind the checkpoints; undefined when no reader is configured. */
+  readonly held?: HeldBacklog;
+  readonly now?: number;
 }
 
 /** The GET page: what tripped and the "Approve restart" form. Rendering it changes nothing. */
 export function confirmationPage(args: ConfirmationArgs): HttpResponseInit {
   const { payload, situation, token, principal, problem } = args;
+  const probe = situation.trip?.probe;
+  const anyway = needsApproveAnyway(probe);
   const who =
     principal === undefined
       ? html`<label for="approver">Your name (for the audit record)</label>
@@ -33,27 +41,61 @@ export function confirmationPage(args: ConfirmationArgs): HttpResponseInit {
         trigger: processing resumes from the last checkpoint, under a probation threshold.
       </p>
     </section>
-    ${tripDetails(payload, situation)}
+    ${safetyPanel(probe, args.held, args.now ?? Date.now())} ${tripDetails(payload, situation)}
     <form class="card" method="post" action="approve">
       <input type="hidden" name="token" value="${token}" />
-      ${who}
-      <button type="submit" id="approve">Approve restart</button>
+      ${who} ${approveAnywayField(probe)}
+      <button type="submit" id="approve">${anyway ? 'Approve anyway' : 'Approve restart'}</button>
     </form>`;
   return htmlPage(problem === undefined ? 200 : 400, 'Approve restart?', body);
 }
 
-export function approvedPage(payload: ApprovalTokenPayload, approver: string): HttpResponseInit {
+/** The probation the restart runs under, for "what happens next". */
+export interface ProbationTerms {
+  readonly seconds: number;
+  readonly threshold: number;
+}
+
+export function approvedPage(
+  payload: ApprovalTokenPayload,
+  approver: string,
+  probation?: ProbationTerms,
+): HttpResponseInit {
+  const quiet =
+    probation === undefined
+      ? 'after a quiet probation'
+      : `after ${formatSpan(probation.seconds * 1000)} of probation with no more than ${probation.threshold} failures in the window`;
   return htmlPage(
     200,
     'Restart approved',
     html`<section class="card notice ok">
-      <p>
-        Thank you, <strong>${approver}</strong>. The breaker orchestration received your approval for trip
-        <code>${payload.tripId}</code>: it resets the failure window and re-enables
-        <strong>${payload.functionName}</strong>.
-      </p>
-      <p class="muted">You may close this page. Opening the link again shows that it was already approved.</p>
-    </section>`,
+        <p>
+          Thank you, <strong>${approver}</strong>. The breaker orchestration received your approval for trip
+          <code>${payload.tripId}</code>.
+        </p>
+      </section>
+      <section class="card" id="next">
+        <h2>What happens next</h2>
+        <ol>
+          <li>The breaker moves to HALF_OPEN and its failure window is emptied.</li>
+          <li>
+            <strong>${payload.functionName}</strong> is re-enabled; the Functions host restarts its listener
+            and processing resumes from the last checkpoint, in order (usually within a minute or two).
+          </li>
+          <li>A "resumed" email goes to the approvers.</li>
+          <li>
+            The breaker closes ${quiet}. More failures than that trip it again and a new approval email is
+            sent.
+          </li>
+        </ol>
+        <p>
+          Follow it on the <a id="dashboard-link" href="breaker/dashboard">breaker dashboard</a>
+          <small class="muted">(needs the app's function key: add <code>?code=&lt;key&gt;</code>)</small>.
+        </p>
+        <p class="muted">
+          You may close this page. Opening the link again shows that it was already approved.
+        </p>
+      </section>`,
   );
 }
 
@@ -156,7 +198,15 @@ function tripDetails(payload: ApprovalTokenPayload, s: TripSituation): SafeHtml 
       <dt>Failures at trip</dt>
       <dd>${formatCount(trip?.failuresInWindow)}</dd>
       <dt>Failures in window now</dt>
-      <dd>${s.failuresInWindow}</dd>
+      <dd>
+        ${s.failuresInWindow}${
+          s.state.state === 'OPEN'
+            ? html` <small class="muted"
+                >(nothing is attempted while OPEN: see the downstream probe above)</small
+              >`
+            : ''
+        }
+      </dd>
       <dt>Dead letters queued</dt>
       <dd>${formatCount(s.deadLetters)}</dd>
       <dt>Breaker state</dt>

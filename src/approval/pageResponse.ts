@@ -46,7 +46,12 @@ const styles = `
     table.stack td[data-label]::before { content: attr(data-label) ": "; color: #5b6b7c; }
   }
   code { overflow-wrap: anywhere; }
+  .env { margin: 0; font-size: .85rem; color: #5b6b7c; text-transform: none; }
+  ol { margin: .3rem 0 .6rem; padding-left: 1.3rem; } li { margin: .2rem 0; }
 `;
+
+/** Where `withEnvironment` names the deployment (an HTML comment until then). */
+export const ENVIRONMENT_SLOT = '<!--breakwater:environment-->';
 
 /**
  * A complete, self-contained HTML page (no external assets) with the security headers above.
@@ -76,6 +81,7 @@ export function htmlPage(
       </head>
       <body>
         <main>
+          ${raw(ENVIRONMENT_SLOT)}
           <h1>${title}</h1>
           ${body}
         </main>

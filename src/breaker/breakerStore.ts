@@ -1,3 +1,4 @@
+import type { DownstreamProbe } from '../downstream/downstreamProbe';
 import type { FailureSample } from '../processing/breakerGate';
 
 /**
@@ -37,6 +38,8 @@ export interface TripRecord {
   readonly approvedBy?: string;
   readonly resumedAt?: number;
   readonly closedAt?: number;
+  /** The latest downstream health probe while OPEN (the watchdog's). */
+  readonly probe?: DownstreamProbe;
 }
 
 /**

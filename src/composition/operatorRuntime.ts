@@ -8,6 +8,7 @@ import { blobDeadLetterArchive } from '../redrive/deadLetterArchive';
 import { queueRedriveDeferral } from '../redrive/redriveDeferral';
 import { queueRedriveRefusal } from '../redrive/redriveRefusal';
 import type { RedriveDeps } from '../redrive/redriveHandler';
+import { heldBacklogReaderFor } from './backlogRuntime';
 import { lazyCredential } from './notifyAndControl';
 import { getRuntime, type Runtime } from './runtime';
 
@@ -36,6 +37,8 @@ export function createOperatorRuntime(runtime: Runtime): OperatorRuntime {
     ...(overrides.armEndpoint === undefined ? {} : { armEndpoint: overrides.armEndpoint }),
     ...(overrides.tls === undefined ? {} : { tls: overrides.tls }),
   });
+  const heldBacklog = heldBacklogReaderFor(runtime);
+  const { environmentName } = config;
   return {
     approval: {
       functionName,
@@ -45,6 +48,9 @@ export function createOperatorRuntime(runtime: Runtime): OperatorRuntime {
       store: breakerStore,
       deadLetterCount,
       orchestration,
+      heldBacklog,
+      probation: { seconds: config.breaker.probationSeconds, threshold: config.breaker.probationThreshold },
+      environmentName,
     },
     operator: {
       functionName,
@@ -62,6 +68,8 @@ export function createOperatorRuntime(runtime: Runtime): OperatorRuntime {
       orchestration,
       storeHealth: () => runtime.breaker.health(),
       partitionProgress: () => runtime.progress.snapshot(),
+      heldBacklog,
+      environmentName,
     },
     redrive: {
       functionName,

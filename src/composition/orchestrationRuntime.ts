@@ -5,6 +5,7 @@ import type { BreakerOrchestratorSettings } from '../orchestration/breakerOrches
 import type { WatchdogDeps } from '../orchestration/runWatchdog';
 import type { HeartbeatDeps } from '../telemetry/heartbeat';
 import { queueDeadLetterCount } from '../operator/queueDeadLetterCount';
+import { heldBacklogReaderFor } from './backlogRuntime';
 import { makeNotifyAndControl } from './notifyAndControl';
 import { webhookDeps } from './webhookDeps';
 import type { Runtime } from './runtime';
@@ -47,10 +48,12 @@ export function createActivityDeps(runtime: Runtime): BreakerActivityDeps {
       linkTtlHours: config.approval.linkTtlHours,
       publicBaseUrl: config.approval.publicBaseUrl,
       probation: { seconds: config.breaker.probationSeconds, threshold: config.breaker.probationThreshold },
+      environmentName: config.environmentName,
     }),
     clock: runtime.clock,
     deadLetterCount: queueDeadLetterCount(runtime.storage.queue(config.processing.deadLetterQueue)),
     ...webhookDeps(config, runtime.clock),
+    heldBacklog: heldBacklogReaderFor(runtime),
   };
 }
 
@@ -66,6 +69,7 @@ export function createWatchdogDeps(runtime: Runtime): WatchdogDeps {
     functionName: config.functionName,
     graceMs: WATCHDOG_GRACE_MS,
     repair: { triggerSwitch, email: emailSender, approvers: config.email.approvers },
+    sink: runtime.sink,
   };
 }
 

@@ -16,11 +16,18 @@ export type StorageConnection =
       readonly tableServiceUri: string;
     };
 
+/** How the app itself reaches the hub (the held-backlog reader), from the trigger's connection setting. */
+export type EventHubConnection =
+  | { readonly kind: 'connectionString'; readonly connectionString: string }
+  | { readonly kind: 'identity'; readonly fullyQualifiedNamespace: string };
+
 export interface EventHubConfig {
-  /** App setting *name* the trigger reads its connection from (never the secret itself). */
+  /** App setting *name* the trigger reads its connection from. */
   readonly connectionSetting: string;
+  readonly connection: EventHubConnection;
   readonly hubName: string;
   readonly consumerGroup: string;
+  readonly retentionHours: number;
 }
 
 export interface ProcessingConfig {
@@ -95,6 +102,8 @@ export interface ApprovalConfig {
 
 export interface AppConfig {
   readonly functionName: string;
+  /** Shown on every page and email subject: which deployment this is. */
+  readonly environmentName: string;
   readonly eventHub: EventHubConfig;
   readonly storage: StorageConnection;
   readonly processing: ProcessingConfig;

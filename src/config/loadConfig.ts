@@ -1,6 +1,7 @@
 import {
   type AppConfig,
   type ControlConfig,
+  type EventHubConnection,
   GUARDED_FUNCTION_NAME,
   type StorageConnection,
 } from './appConfig';
@@ -117,10 +118,17 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
   // Every value below was validated or defaulted above; `must` only narrows the types.
   return {
     functionName: GUARDED_FUNCTION_NAME,
+    environmentName:
+      v.ENVIRONMENT_NAME ??
+      (control?.mode === 'arm' ? control.siteName : undefined) ??
+      nonEmpty(env.WEBSITE_SITE_NAME) ??
+      'local',
     eventHub: {
-      connectionSetting: must(eventHubConnection),
+      connectionSetting: hostSettingNames.eventHubConnection,
+      connection: must(eventHubConnection),
       hubName: must(hubName),
       consumerGroup: must(v.EVENTHUB_CONSUMER_GROUP),
+      retentionHours: must(v.EVENTHUB_RETENTION_HOURS),
     },
     storage: must(storage),
     processing: {
@@ -202,10 +210,12 @@ function readStorage(env: Environment, problems: ConfigProblem[]): StorageConnec
   return undefined;
 }
 
-function readEventHubConnection(env: Environment, problems: ConfigProblem[]): string | undefined {
+function readEventHubConnection(env: Environment, problems: ConfigProblem[]): EventHubConnection | undefined {
   const name = hostSettingNames.eventHubConnection;
-  if (nonEmpty(env[name]) !== undefined || nonEmpty(env[`${name}__fullyQualifiedNamespace`]) !== undefined)
-    return name;
+  const connectionString = nonEmpty(env[name]);
+  if (connectionString !== undefined) return { kind: 'connectionString', connectionString };
+  const namespace = nonEmpty(env[`${name}__fullyQualifiedNamespace`]);
+  if (namespace !== undefined) return { kind: 'identity', fullyQualifiedNamespace: namespace };
   problems.push({
     setting: name,
     message: `is required: a connection string, or identity-based ${name}__fullyQualifiedNamespace, e.g. "ns.servicebus.windows.net"`,

@@ -23,6 +23,23 @@ export const settings = {
     default: '$Default',
     example: 'breakwater',
   }),
+  EVENTHUB_RETENTION_HOURS: integer({
+    description:
+      "The hub's message retention: the approval page and emails show how long before the oldest held event " +
+      'is dropped. Event Hubs does not report it over AMQP, so set it to what the hub is configured with.',
+    default: '168',
+    example: '168',
+    min: 1,
+    max: 2_160,
+  }),
+  ENVIRONMENT_NAME: text({
+    description:
+      'Name of this deployment, shown on every page and in every email subject; defaults to the function app ' +
+      'name in Azure and "local" elsewhere.',
+    example: 'breakwater-prod',
+    pattern: /^[\w .:-]{1,40}$/,
+    expects: 'up to 40 letters, digits, spaces and . _ : -',
+  }),
 
   EVENT_MAX_ATTEMPTS: integer({
     description: 'Attempts per event against the sink before it counts as failed (1 = no retry).',

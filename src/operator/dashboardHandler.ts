@@ -1,10 +1,13 @@
 import type { HttpHandler } from '@azure/functions';
 
+import { withEnvironment } from '../approval/environmentBanner';
 import { dashboardPage } from './dashboardPage';
 import type { OperatorDeps } from './operatorDeps';
 import { readOperatorStatus } from './operatorStatus';
 
 /** `GET /api/breaker/dashboard` (function key): the status as one small HTML page. */
 export function makeDashboardHandler(deps: OperatorDeps): HttpHandler {
-  return async (_request, context) => dashboardPage(await readOperatorStatus(deps, context), deps.policy);
+  return withEnvironment(deps.environmentName, async (_request, context) =>
+    dashboardPage(await readOperatorStatus(deps, context), deps.policy),
+  );
 }

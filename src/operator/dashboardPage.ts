@@ -3,8 +3,11 @@ import type { HttpResponseInit } from '@azure/functions';
 import { formatCount, formatDuration, formatTime } from '../approval/formatting';
 import { html, type SafeHtml } from '../approval/html';
 import { htmlPage } from '../approval/pageResponse';
-import { isReadableTrip, readableTrips, type TripEntry } from '../breaker/breakerStore';
+import { isReadableTrip, readableTrips, type TripEntry, type TripRecord } from '../breaker/breakerStore';
+import { safetyPanel } from '../approval/safetyPanel';
+import { describeBacklog } from '../backlog/describeBacklog';
 import { failureChart } from './failureChart';
+import { groupIncidents } from './incidents';
 import { partitionTable } from './partitionTable';
 import type { OperatorPolicy } from './operatorDeps';
 import type { OperatorStatus } from './operatorStatus';
@@ -41,6 +44,8 @@ export function dashboardPage(s: OperatorStatus, policy: OperatorPolicy): HttpRe
         <dd id="dead-letters">${formatCount(s.deadLetters ?? undefined)}</dd>
         <dt>Store</dt>
         <dd>${s.store.ok ? 'reachable' : html`<strong>unreachable</strong> — ${s.store.error}`}</dd>
+        <dt>Held in the hub</dt>
+        <dd id="backlog">${describeBacklog(s.held ?? undefined, s.at)}</dd>
       </dl>
       ${
         s.problems.length === 0
@@ -50,6 +55,7 @@ export function dashboardPage(s: OperatorStatus, policy: OperatorPolicy): HttpRe
             </ul>`
       }
     </section>
+    ${state === 'OPEN' ? safetyPanel(s.currentTrip?.probe, s.held ?? undefined, s.at) : ''}
     <section class="card">
       <h2>Failures per ${policy.bucketSeconds} s, last ${policy.windowSeconds} s</h2>
       ${s.buckets === null ? html`<p class="muted">unavailable</p>` : failureChart(s.buckets, s.activeThreshold, policy.bucketSeconds)}
@@ -69,14 +75,20 @@ export function dashboardPage(s: OperatorStatus, policy: OperatorPolicy): HttpRe
       </p>
     </section>
     <section class="card">
-      <h2>Trips</h2>
-      ${s.trips === null || s.trips.length === 0 ? html`<p class="muted">No trips recorded.</p>` : tripTable(s.trips, s.at)}
+      <h2>Incidents</h2>
+      ${s.trips === null || s.trips.length === 0 ? html`<p class="muted">No trips recorded.</p>` : incidentTable(s.trips, s.at)}
     </section>
     <p class="muted"><small>Read at ${formatTime(s.at)}. Reloads every ${REFRESH_SECONDS} s.</small></p>`;
   return htmlPage(200, 'Breakwater circuit breaker', body, { refreshSeconds: REFRESH_SECONDS });
 }
 
-function tripTable(trips: readonly TripEntry[], now: number): SafeHtml {
+/**
+ * One row per incident: a probation re-trip continues the incident it came from. Records that do not
+ * parse get a row of their own, marked unreadable.
+ */
+function incidentTable(entries: readonly TripEntry[], now: number): SafeHtml {
+  const trips = readableTrips(entries);
+  const unreadable = entries.filter((t) => !isReadableTrip(t));
   return html`<table id="trips" class="stack">
     <thead>
       <tr>
@@ -88,30 +100,38 @@ function tripTable(trips: readonly TripEntry[], now: number): SafeHtml {
       </tr>
     </thead>
     <tbody>
-      ${trips.map((t) =>
-        !isReadableTrip(t)
-          ? html`<tr>
-              <td colspan="5">
-                unreadable record${t.tripId === undefined ? '' : html` <code>${t.tripId}</code>`}<br /><small
-                  >${t.unreadable}</small
-                >
-              </td>
-            </tr>`
-          : html`<tr>
-              <td>
-                ${formatTime(t.openedAt)}<br /><small><code>${t.tripId}</code></small>
-              </td>
-              <td data-label="Cause">
-                ${t.cause}${t.reason === undefined ? '' : html`<br /><small>${t.reason}</small>`}
-              </td>
-              <td data-label="Approved by">${t.approvedBy ?? '—'}</td>
-              <td data-label="Waited for approval">
-                ${t.approvedAt === undefined ? '—' : formatDuration(t.approvedAt - t.openedAt)}
-              </td>
-              <td data-label="Duration">
-                ${formatDuration((t.closedAt ?? now) - t.openedAt)}${t.closedAt === undefined ? ' (ongoing)' : ''}
-              </td>
-            </tr>`,
+      ${groupIncidents(trips).map((incident) => {
+        const first = incident.trips[0] as TripRecord;
+        const retrips = incident.trips.length - 1;
+        const approvers = [
+          ...new Set(incident.trips.flatMap((t) => (t.approvedBy === undefined ? [] : [t.approvedBy]))),
+        ];
+        return html`<tr data-trips="${incident.trips.length}">
+          <td>
+            ${formatTime(incident.openedAt)}<br /><small><code>${first.tripId}</code></small>
+          </td>
+          <td data-label="Cause">
+            ${first.cause}${first.reason === undefined ? '' : html`<br /><small>${first.reason}</small>`}
+            ${retrips === 0 ? '' : html`<br /><small>re-tripped in probation ×${retrips}</small>`}
+          </td>
+          <td data-label="Approved by">${approvers.length === 0 ? '—' : approvers.join(', ')}</td>
+          <td data-label="Waited for approval">
+            ${first.approvedAt === undefined ? '—' : formatDuration(first.approvedAt - first.openedAt)}
+          </td>
+          <td data-label="Duration">
+            ${formatDuration((incident.closedAt ?? now) - incident.openedAt)}${incident.closedAt === undefined ? ' (ongoing)' : ''}
+          </td>
+        </tr>`;
+      })}
+      ${unreadable.map(
+        (t) =>
+          html`<tr>
+            <td colspan="5">
+              unreadable record${t.tripId === undefined ? '' : html` <code>${t.tripId}</code>`}<br /><small
+                >${'unreadable' in t ? t.unreadable : ''}</small
+              >
+            </td>
+          </tr>`,
       )}
     </tbody>
   </table>`;

@@ -1,3 +1,4 @@
+import type { HeldBacklog } from '../backlog/heldBacklog';
 import type { BreakerStore } from '../breaker/breakerStore';
 import type { StoreHealth } from '../breaker/storeHealth';
 import type { ProgressSnapshot } from '../processing/partitionProgress';
@@ -28,4 +29,8 @@ export interface OperatorDeps {
   readonly storeHealth?: () => StoreHealth;
   /** Held batches, re-runs and stuck partitions as this instance's processing sees them, when there is one. */
   readonly partitionProgress?: () => ProgressSnapshot;
+  /** What the hub holds behind the checkpoints (peek the oldest while OPEN); never throws. */
+  readonly heldBacklog?: (peekOldest: boolean) => Promise<HeldBacklog>;
+  /** Shown on the dashboard: which deployment this is. */
+  readonly environmentName?: string;
 }

@@ -1,7 +1,14 @@
 import type { InvocationContext } from '@azure/functions';
 
 import type { OrchestrationView } from '../approval/orchestrationControl';
-import type { BreakerState, TripEntry, WindowBucket } from '../breaker/breakerStore';
+import type { HeldBacklog } from '../backlog/heldBacklog';
+import {
+  type BreakerState,
+  readableTrips,
+  type TripEntry,
+  type TripRecord,
+  type WindowBucket,
+} from '../breaker/breakerStore';
 import { ensureError } from '../processing/errors';
 import type { ProgressSnapshot } from '../processing/partitionProgress';
 import type { OperatorDeps } from './operatorDeps';
@@ -18,6 +25,10 @@ export interface OperatorStatus {
   readonly activeThreshold: number;
   /** Newest first; records that do not parse are UnreadableTrip entries. */
   readonly trips: readonly TripEntry[] | null;
+  /** The record of the breaker's current trip (its latest downstream probe), when there is one. */
+  readonly currentTrip: TripRecord | undefined;
+  /** What the hub holds behind the checkpoints; null when no reader is configured. */
+  readonly held: HeldBacklog | null;
   readonly triggerDisabled: boolean | null;
   readonly deadLetters: number | null;
   /** Store reachability as seen by this read (G6: an outage is surfaced, not hidden). */
@@ -55,10 +66,13 @@ export async function readOperatorStatus(
     attempt('dead-letter queue', async () => (await deps.deadLetterCount()) ?? null),
   ]);
   const tripId = breaker?.tripId;
-  const orchestration =
+  const [orchestration, held] = await Promise.all([
     tripId === undefined
       ? null
-      : await attempt('orchestration', async () => (await deps.orchestration(context).view(tripId)) ?? null);
+      : attempt('orchestration', async () => (await deps.orchestration(context).view(tripId)) ?? null),
+    // Never throws: an unreadable hub is `known: false` with its reason.
+    deps.heldBacklog?.(breaker?.state === 'OPEN') ?? null,
+  ]);
   const storeError = problems.find((p) => /^(breaker store|failure window|trip history):/.test(p));
   return {
     functionName: deps.functionName,
@@ -69,6 +83,11 @@ export async function readOperatorStatus(
     failuresInWindow: buckets === null ? null : buckets.reduce((s, b) => s + b.failures, 0),
     activeThreshold: breaker?.state === 'HALF_OPEN' ? deps.policy.probationThreshold : deps.policy.threshold,
     trips,
+    currentTrip:
+      tripId === undefined || trips === null
+        ? undefined
+        : readableTrips(trips).find((t) => t.tripId === tripId),
+    held,
     triggerDisabled,
     deadLetters,
     store: storeError === undefined ? { ok: true } : { ok: false, error: storeError },

@@ -5,6 +5,7 @@ import type { ProgressSnapshot } from '../processing/partitionProgress';
 import { json } from './jsonResponse';
 import type { OperatorDeps } from './operatorDeps';
 import { readOperatorStatus } from './operatorStatus';
+import { downstreamView, heldView } from './safetyView';
 import { toTripView } from './tripView';
 
 /** `GET /api/breaker/status`: always 200 with what could be read; outages are fields, not errors (G6). */
@@ -14,6 +15,7 @@ export function makeStatusHandler(deps: OperatorDeps): HttpHandler {
     const lastTrip = s.trips?.[0];
     return json(200, {
       functionName: s.functionName,
+      environment: deps.environmentName ?? null,
       at: new Date(s.at).toISOString(),
       state: s.breaker?.state ?? null,
       tripId: s.breaker?.tripId ?? null,
@@ -30,6 +32,8 @@ export function makeStatusHandler(deps: OperatorDeps): HttpHandler {
       lastTrip: lastTrip ? toTripView(lastTrip, s.at) : null,
       triggerDisabled: s.triggerDisabled,
       deadLetters: s.deadLetters,
+      downstream: downstreamView(s.currentTrip?.probe),
+      held: heldView(s.held, s.at),
       store: {
         ...s.store,
         ...(deps.storeHealth === undefined ? {} : { seenByProcessing: healthView(deps.storeHealth()) }),

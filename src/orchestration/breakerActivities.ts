@@ -1,3 +1,4 @@
+import type { HeldBacklog } from '../backlog/heldBacklog';
 import {
   type BreakerState,
   type BreakerStateName,
@@ -31,6 +32,8 @@ export interface BreakerActivityDeps {
   readonly deadLetterCount: () => Promise<number | undefined>;
   /** The second channel (WEBHOOK_URL); absent when no webhook is configured. */
   readonly webhook?: { readonly sender: WebhookSender; readonly notices: BreakerWebhookBuilder };
+  /** Held events for the trip notice and reminders; never throws (unknown comes back with its reason). */
+  readonly heldBacklog?: (peekOldest: boolean) => Promise<HeldBacklog>;
 }
 
 /** A webhook the receiver refused (permanent) comes back as a value; transient failures are thrown. */
@@ -89,6 +92,8 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
       trip: asksApproval ? await findTrip(deps.store, notice.tripId, logger) : undefined,
       // Informative only: a queue hiccup must not hold the notice back.
       deadLetterCount: asksApproval ? await deps.deadLetterCount().catch(() => undefined) : undefined,
+      // Sent while OPEN: the host's receivers are stopped, so the oldest held event is peeked.
+      ...(asksApproval && deps.heldBacklog ? { held: await deps.heldBacklog(true) } : {}),
       now: deps.clock.now(),
     };
   };

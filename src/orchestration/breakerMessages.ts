@@ -2,6 +2,7 @@ import type { TripRecord } from '../breaker/breakerStore';
 import type { EmailMessage } from '../notify/emailSender';
 import { approvalLink, signApprovalToken, type SigningKeys } from '../notify/approvalToken';
 import { closed } from '../notify/messages/closed';
+import { withEnvironmentTag } from '../notify/messages/formatting';
 import { reminder } from '../notify/messages/reminder';
 import { resumed } from '../notify/messages/resumed';
 import { tripNotice } from '../notify/messages/tripNotice';
@@ -18,6 +19,8 @@ export interface BreakerMessageSettings {
   readonly linkTtlHours: number;
   readonly publicBaseUrl: string;
   readonly probation: { readonly seconds: number; readonly threshold: number };
+  /** Named in every subject, so mail from two deployments is told apart. */
+  readonly environmentName?: string;
 }
 
 /**
@@ -36,7 +39,13 @@ export function makeBreakerMessages(settings: BreakerMessageSettings): BreakerMe
     return { approvalUrl: approvalLink(settings.publicBaseUrl, token), linkExpiresAt: expiresAt };
   };
 
-  return (notice, facts) => {
+  const tag = (message: EmailMessage): EmailMessage =>
+    settings.environmentName === undefined
+      ? message
+      : { ...message, subject: withEnvironmentTag(message.subject, settings.environmentName) };
+  return (notice, facts) => tag(render(notice, facts));
+
+  function render(notice: BreakerNotice, facts: NoticeFacts): EmailMessage {
     const at = Date.parse(notice.at);
     switch (notice.kind) {
       case 'tripped':
@@ -49,6 +58,8 @@ export function makeBreakerMessages(settings: BreakerMessageSettings): BreakerMe
             facts.trip ??
             fallbackTrip(notice.tripId, at, notice.kind === 'tripped' ? notice.failuresInWindow : undefined),
           deadLetterCount: facts.deadLetterCount,
+          held: facts.held,
+          now: facts.now,
           ...link(notice, facts.now),
         };
         return notice.kind === 'tripped'
@@ -70,7 +81,7 @@ export function makeBreakerMessages(settings: BreakerMessageSettings): BreakerMe
       case 'closed':
         return closed({ to, functionName: notice.functionName, tripId: notice.tripId, closedAt: at });
     }
-  };
+  }
 }
 
 /** When the store's record of the trip cannot be read, the notice still goes out with what is known. */

@@ -1,3 +1,4 @@
+import type { HeldBacklog } from '../backlog/heldBacklog';
 import type { TripRecord } from '../breaker/breakerStore';
 import type { ControlOutcome } from './breakerStatus';
 
@@ -35,6 +36,8 @@ export interface NoticeFacts {
   /** The store's record of the trip (sample of errors, cause); undefined when it cannot be found. */
   readonly trip: TripRecord | undefined;
   readonly deadLetterCount: number | undefined;
+  /** What the hub holds behind the checkpoints (trip notices and reminders only). */
+  readonly held?: HeldBacklog;
   /** Wall-clock time of sending: approval links expire relative to it. */
   readonly now: number;
 }

@@ -2,6 +2,7 @@ import type { DurableClient } from 'durable-functions';
 
 import type { BreakerStore } from '../breaker/breakerStore';
 import { breakerInstanceId } from '../breaker/orchestrationIds';
+import type { ActivitySink } from '../processing/activitySink';
 import type { Logger } from '../processing/logger';
 import type { Clock } from '../time/clock';
 import { findInstance, isLive } from './instanceStatus';
@@ -19,6 +20,8 @@ export interface WatchdogDeps {
   readonly graceMs: number;
   /** Enables a trigger left disabled while CLOSED; without it the watchdog only looks at OPEN trips. */
   readonly repair?: TriggerRepairDeps;
+  /** Probed while OPEN (downstream health on the approval page); absent: no probes. */
+  readonly sink?: Pick<ActivitySink, 'probe'>;
 }
 
 export type WatchdogResult =

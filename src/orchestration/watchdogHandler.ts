@@ -1,22 +1,37 @@
 import type { InvocationContext, Timer } from '@azure/functions';
 import * as df from 'durable-functions';
 
+import { describeDownstream } from '../downstream/describeDownstream';
+import { probeWhileOpen } from '../downstream/probeWhileOpen';
 import { ensureError } from '../processing/errors';
 import { emitHeartbeat, type HeartbeatDeps } from '../telemetry/heartbeat';
 import { runWatchdog, type WatchdogDeps } from './runWatchdog';
 
 /**
- * The watchdog timer's handler: its durable client comes from the invocation's extra input. Each
- * tick first writes the heartbeat the alert rules read (it never throws).
+ * The watchdog timer's handler: its durable client comes from the invocation's extra input. Each tick
+ * first writes the heartbeat the alert rules read (it never throws); while the breaker is OPEN it also
+ * probes the downstream, once a minute (see README, "Downstream health").
  */
 export function makeWatchdogHandler(getDeps: () => WatchdogDeps, getHeartbeat?: () => HeartbeatDeps) {
   return async (_timer: Timer, context: InvocationContext): Promise<void> => {
     if (getHeartbeat) await emitHeartbeat(getHeartbeat(), context);
+    const deps = getDeps();
+    let failure: Error | undefined;
     try {
-      await runWatchdog(getDeps(), df.getClient(context), context);
+      await runWatchdog(deps, df.getClient(context), context);
     } catch (error) {
       context.error(`watchdog: could not check the breaker orchestration: ${ensureError(error).message}`);
-      throw error;
+      failure = ensureError(error);
     }
+    if (deps.sink !== undefined) {
+      try {
+        const probe = await probeWhileOpen({ store: deps.store, sink: deps.sink, clock: deps.clock });
+        if (probe !== undefined) context.log(`watchdog: ${describeDownstream(probe)}`);
+      } catch (error) {
+        // Informative only: a probe that cannot be recorded must not fail the watchdog.
+        context.warn(`watchdog: could not record a downstream probe: ${ensureError(error).message}`);
+      }
+    }
+    if (failure !== undefined) throw failure;
   };
 }

@@ -58,15 +58,18 @@ export function makeHomeActivityTableSink(table: TableClient): ActivitySink {
       );
     },
 
-    // A point read of one known row: a 404 is healthy (the table answered), anything else is thrown.
+    /** A point read of one known row: a 404 still means the table answered. */
     async probe(signal: AbortSignal): Promise<void> {
-      await getRow(table, 'probe', 'probe', signal);
+      await getRow(table, PROBE_KEY, PROBE_KEY, signal);
     },
 
     // One row per sensor, replaced newest-wins: the row is the ordering key.
     orderingKey: (reading: SensorReading) => `${reading.homeId}/${reading.sensorId}`,
   };
 }
+
+/** Partition and row key of the row the health probe reads (it need not exist). */
+const PROBE_KEY = 'probe';
 
 async function getRow(table: TableClient, pk: string, rk: string, signal: AbortSignal) {
   try {

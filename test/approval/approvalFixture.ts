@@ -11,6 +11,8 @@ export const KEYS: SigningKeys = [
   'previous-key-0123456789abcdef01234567',
 ];
 export const HOUR = 3_600_000;
+/** The deployment name every page shows. */
+export const ENVIRONMENT = 'staging-eu';
 
 export interface ApprovalFixture {
   readonly store: MemoryBreakerStore;
@@ -42,6 +44,8 @@ export async function approvalFixture(
     store,
     deadLetterCount: () => Promise.resolve(3),
     orchestration: durableOrchestrationControl(FN),
+    environmentName: ENVIRONMENT,
+    probation: { seconds: 300, threshold: 10 },
     ...options,
   });
   return {

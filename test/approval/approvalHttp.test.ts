@@ -39,7 +39,7 @@ describe('GET /api/approve (confirmation page)', () => {
     expect(res.body).toContain('Approve restart');
     expect(res.body).toContain(tripId);
     expect(res.body).toContain('sink answering 503');
-    expect(res.body).toMatch(/Failures in window now<\/dt>\s*<dd>1</);
+    expect(res.body).toMatch(/Failures in window now<\/dt>\s*<dd>\s*1\b/);
     expect(res.body).toMatch(/Dead letters queued<\/dt>\s*<dd>3</);
     expect(res.body).toContain('awaiting-approval');
     expect(res.body).toContain(`name="token" value="${token}"`);

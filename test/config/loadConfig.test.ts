@@ -36,11 +36,14 @@ describe('loadConfig', () => {
       minimumIntervalSeconds: 5,
       maximumIntervalSeconds: 30,
     });
-    expect(config.eventHub).toEqual({
+    expect(config.eventHub).toMatchObject({
       connectionSetting: 'EventHubConnection',
+      connection: { kind: 'connectionString' },
       hubName: 'sensor-readings',
       consumerGroup: '$Default',
+      retentionHours: 168,
     });
+    expect(config.environmentName).toBe('local');
     expect(config.control).toEqual({ mode: 'local' });
     expect(config.approval.publicBaseUrl).toBe('http://localhost:7071');
     expect(config.functionName).toMatch(/^[A-Za-z0-9_]+$/);

@@ -80,6 +80,7 @@ export async function operatorFixture(): Promise<OperatorFixture> {
     triggerSwitch,
     deadLetterCount: () => Promise.resolve(fixture.deadLetters),
     orchestration: durableOrchestrationControl(FN),
+    environmentName: 'staging-eu',
     partitionProgress: () => fixture.progress.snapshot(),
   });
   return fixture;

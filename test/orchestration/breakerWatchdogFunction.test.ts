@@ -76,6 +76,10 @@ describe('breaker watchdog function', () => {
     const humanLines = started.logs.map((l) => l.message).filter((m) => parseTelemetryLine(m) === undefined);
     expect(humanLines).toEqual([
       expect.stringMatching(/^watchdog: trip \S+ is OPEN without a live orchestration: started breaker-/),
+      // While OPEN every tick also probes the downstream, which is still offline.
+      expect.stringMatching(
+        /^watchdog: still failing: downstream offline, since \d\d:\d\d UTC \(last probe /,
+      ),
     ]);
     const [instanceId] = [...server.instances.keys()];
     expect(server.host(instanceId!).customStatus).toMatchObject({ phase: 'awaiting-approval' });

@@ -1,12 +1,14 @@
 import { TableClient } from '@azure/data-tables';
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { classifyError } from '../../src/processing/classifyError';
 import { attemptWithRetry, makeEventRetryPolicy } from '../../src/processing/eventRetry';
 import {
   makeHomeActivityTableSink,
   type SensorActivityRow,
 } from '../../src/processing/homeActivityTableSink';
 import { testAppEnv } from '../support/appEnv';
+import { freePort } from '../support/freePort';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 
 let table: TableClient;
@@ -88,5 +90,30 @@ describe('the home activity table sink', () => {
     const row = await table.getEntity<SensorActivityRow>('h5', 'door-1');
     expect(row.occurredAt).toBe(readings[7]!.occurredAt);
     expect(row.eventSequenceNumber).toBe(7);
+  });
+});
+
+describe('the table sink health probe', () => {
+  it('resolves when the table answers, even though the probe row does not exist (404)', async () => {
+    const sink = makeHomeActivityTableSink(newClient());
+    await expect(sink.probe(AbortSignal.timeout(5_000))).resolves.toBeUndefined();
+  });
+
+  it('throws a transient error when the table service does not answer', async () => {
+    const port = await freePort();
+    const unreachable = new TableClient(`http://127.0.0.1:${port}/devstoreaccount1`, 'HomeActivity', {
+      allowInsecureConnection: true,
+      retryOptions: { maxRetries: 0 },
+    });
+    const error = await makeHomeActivityTableSink(unreachable)
+      .probe(AbortSignal.timeout(5_000))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(classifyError(error)).toBe('transient');
+  });
+
+  it('is bounded by its signal', async () => {
+    const sink = makeHomeActivityTableSink(newClient());
+    await expect(sink.probe(AbortSignal.abort())).rejects.toThrow(/abort/i);
   });
 });

@@ -7,6 +7,14 @@ export const SUBJECT_TAG = '[Breakwater]';
 const MAX_SAMPLES = 10;
 const MAX_SAMPLE_CHARS = 300;
 
+/** "[Breakwater · prod-eu] …": the deployment right after the product tag. */
+export function withEnvironmentTag(subject: string, environmentName: string): string {
+  const name = environmentName.replace(/[\r\n\t\]]+/g, ' ').trim();
+  return subject.startsWith(SUBJECT_TAG)
+    ? `${SUBJECT_TAG.slice(0, -1)} · ${name}]${subject.slice(SUBJECT_TAG.length)}`
+    : `[${name}] ${subject}`;
+}
+
 export function formatUtc(ms: number): string {
   return `${new Date(ms)
     .toISOString()

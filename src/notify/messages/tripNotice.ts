@@ -1,5 +1,8 @@
 import type { TriggerSwitchOutcome } from '../../control/triggerSwitchOutcome';
+import { describeBacklog } from '../../backlog/describeBacklog';
+import type { HeldBacklog } from '../../backlog/heldBacklog';
 import type { TripRecord } from '../../breaker/breakerStore';
+import { describeDownstream } from '../../downstream/describeDownstream';
 import type { EmailMessage } from '../emailSender';
 import { describeSwitchOutcome, formatSamples, formatUtc, shortTripId, SUBJECT_TAG } from './formatting';
 import type { Block } from './messageDocument';
@@ -15,6 +18,10 @@ export interface TripNoticeInput {
   /** Built with `approvalLink`; the only credential in the message, valid until `linkExpiresAt`. */
   readonly approvalUrl: string;
   readonly linkExpiresAt: number;
+  /** What the hub holds behind the checkpoints, when it was read. */
+  readonly held?: HeldBacklog | undefined;
+  /** Time of sending, for ages and the time left before retention. */
+  readonly now?: number;
 }
 
 /** The first email of a trip: what stopped, why, and the link that restarts it. */
@@ -49,6 +56,8 @@ export function tripBlocks(input: TripNoticeInput): Block[] {
           'Dead letters',
           input.deadLetterCount === undefined ? 'unknown (count unavailable)' : String(input.deadLetterCount),
         ],
+        ['Downstream', describeDownstream(trip.probe)],
+        ['Held in the hub', describeBacklog(input.held, input.now ?? trip.openedAt)],
       ],
     },
     { kind: 'paragraph', text: describeSwitchOutcome(input.functionName, input.switchOutcome) },

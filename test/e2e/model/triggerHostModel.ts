@@ -46,6 +46,11 @@ export interface TriggerHostModelOptions {
   /** Default 6.x, what the pinned bundle carries. */
   readonly extension?: EventHubsExtension;
   readonly wire?: WireOptions;
+  /**
+   * Persists a checkpoint as the host does (e.g. a blob in `azure-webjobs-eventhub`); awaited before the
+   * partition's next invocation. `lastProcessed` is the batch's last event.
+   */
+  readonly onCheckpoint?: (partitionId: string, lastProcessed: HubEvent) => Promise<void>;
 }
 
 /**
@@ -227,8 +232,10 @@ export class TriggerHostModel {
     const mayCheckpoint = owner || this.options.extension === '5.x';
     if (threw === undefined) {
       instance.pending.delete(partitionId);
-      if (mayCheckpoint) this.checkpoints.set(partitionId, lastOf(events) + 1);
       record('returned');
+      if (!mayCheckpoint) return;
+      this.checkpoints.set(partitionId, lastOf(events) + 1);
+      await this.persistCheckpoint(partitionId, events);
       return;
     }
     const message = threw instanceof Error ? `${threw.name}: ${threw.message}` : JSON.stringify(threw);
@@ -244,6 +251,12 @@ export class TriggerHostModel {
     // What the real host does: checkpoint after the last retry, failure or not.
     this.checkpointedAfterFailure.push(...events);
     this.checkpoints.set(partitionId, lastOf(events) + 1);
+    await this.persistCheckpoint(partitionId, events);
+  }
+
+  private async persistCheckpoint(partitionId: string, events: readonly HubEvent[]): Promise<void> {
+    const last = events[events.length - 1];
+    if (last !== undefined) await this.options.onCheckpoint?.(partitionId, last);
   }
 }
 

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+
+import type { HeldBacklog } from '../../src/backlog/heldBacklog';
+import { makeBreakerMessages } from '../../src/orchestration/breakerMessages';
+import { NOW, SIGNING_KEY, trip } from './fixtures';
+
+const messages = makeBreakerMessages({
+  approvers: ['oncall@example.com'],
+  signingKeys: [SIGNING_KEY],
+  linkTtlHours: 24,
+  publicBaseUrl: 'https://func-bw.azurewebsites.net',
+  probation: { seconds: 300, threshold: 10 },
+  environmentName: 'prod-eu',
+});
+
+const held: HeldBacklog = {
+  known: true,
+  at: NOW,
+  partitions: [
+    { partitionId: '0', held: 1200, oldestEnqueuedAt: NOW - 75 * 60_000 },
+    { partitionId: '1', held: 0, oldestEnqueuedAt: undefined },
+    { partitionId: '2', held: 34, oldestEnqueuedAt: NOW - 10 * 60_000 },
+  ],
+  total: 1234,
+  oldestEnqueuedAt: NOW - 75 * 60_000,
+  retentionEndsAt: NOW - 75 * 60_000 + 24 * 3_600_000,
+  oldestUnknown: undefined,
+};
+const base = { tripId: trip.tripId, functionName: 'ProcessSensorEvents', at: new Date(NOW).toISOString() };
+const disable = { ok: true, soft: false } as const;
+
+describe('approval emails say whether approving is safe', () => {
+  it('a reminder carries the downstream probe line and the held backlog, and names the environment', () => {
+    const probed = {
+      ...trip,
+      probe: { at: NOW - 30_000, ok: false, error: '503 from HomeActivity', since: NOW - 61 * 60_000 },
+    };
+    const m = messages(
+      { ...base, kind: 'reminder', reminder: 1, maxReminders: 3, disable },
+      { trip: probed, deadLetterCount: 2, held, now: NOW },
+    );
+    expect(m.subject).toMatch(/^\[Breakwater · prod-eu\] Reminder 1\/3: ProcessSensorEvents still stopped/);
+    expect(m.text).toContain(
+      'still failing: 503 from HomeActivity, since 10:59 UTC (last probe 11:59:30 UTC)',
+    );
+    expect(m.text).toContain(
+      '1,234 events held in 2 of 3 partitions; oldest 1 h 15 min old (enqueued 2026-01-15 10:45 UTC); retention drops it in 22 h 45 min (at 2026-01-16 10:45 UTC)',
+    );
+  });
+
+  it('the trip notice says when the hub could not be read, instead of failing', () => {
+    const m = messages(
+      { ...base, kind: 'tripped', failuresInWindow: 120, disable },
+      {
+        trip,
+        deadLetterCount: 0,
+        held: { known: false, at: NOW, reason: 'connect ECONNREFUSED 10.0.0.4:5671' },
+        now: NOW,
+      },
+    );
+    expect(m.subject).toMatch(/^\[Breakwater · prod-eu\] ProcessSensorEvents stopped/);
+    expect(m.text).toContain('unknown: connect ECONNREFUSED 10.0.0.4:5671');
+    expect(m.text).toContain('downstream not probed yet');
+  });
+});
