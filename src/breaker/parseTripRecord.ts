@@ -25,6 +25,13 @@ const optional = {
   approvedBy: z.string(),
   resumedAt: timestamp,
   closedAt: timestamp,
+  // The watchdog's latest downstream probe while OPEN (src/downstream); a bad one is dropped.
+  probe: z.object({
+    at: timestamp,
+    ok: z.boolean(),
+    error: z.string().max(1_000).optional(),
+    since: timestamp,
+  }),
 } as const;
 
 /**
