@@ -11,12 +11,11 @@ import { readEmailTransport } from './readEmailTransport';
 import { readSinkConfig } from './readSinkConfig';
 import { readOperationsConfig } from './operationsConfig';
 import { hostSettingNames, type SettingName, settings } from './settings';
+import type { SettingValues } from './settingValues';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
-export type SettingValues = {
-  [K in SettingName]: ReturnType<(typeof settings)[K]['schema']['parse']> | undefined;
-};
+export type { SettingValues } from './settingValues';
 
 /**
  * Reads every setting once, validates it and returns a frozen config.

@@ -1,5 +1,5 @@
 import type { ConfigProblem } from './configError';
-import type { SettingValues } from './loadConfig';
+import type { SettingValues } from './settingValues';
 import { settings } from './settings';
 
 /**

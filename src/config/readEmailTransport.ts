@@ -1,6 +1,6 @@
 import type { EmailTransportConfig } from './appConfig';
 import type { ConfigProblem } from './configError';
-import type { SettingValues } from './loadConfig';
+import type { SettingValues } from './settingValues';
 import type { SettingName } from './settings';
 
 /** Records a problem for a required value that is missing, unless one already names the setting. */

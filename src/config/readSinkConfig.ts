@@ -1,6 +1,6 @@
 import type { SinkConfig } from './appConfig';
 import type { ConfigProblem } from './configError';
-import type { SettingValues } from './loadConfig';
+import type { SettingValues } from './settingValues';
 
 type SinkSettingValues = Pick<
   SettingValues,
