@@ -2,34 +2,17 @@ import { readFileSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
-import { isConfigError } from '../../src/config/configError';
 import { loadConfig } from '../../src/config/loadConfig';
+import { minimal, problemsOf } from './configFixture';
 import { settings } from '../../src/config/settings';
 
 // Settings the hardening review found accepted although they must not be.
-const minimal = {
-  AzureWebJobsStorage: 'UseDevelopmentStorage=true',
-  EventHubConnection:
-    'Endpoint=sb://localhost;SharedAccessKeyName=k;SharedAccessKey=v;UseDevelopmentEmulator=true;',
-  EVENTHUB_NAME: 'sensor-readings',
-  APPROVAL_SIGNING_KEY: 'a-signing-key-of-at-least-32-characters!',
-};
 const inAzure = {
   ...minimal,
   WEBSITE_SITE_NAME: 'func-breakwater',
   WEBSITE_RESOURCE_GROUP: 'rg-breakwater',
   WEBSITE_OWNER_NAME: '11111111-2222-3333-4444-555555555555+rg-breakwater-EastUSwebspace-Linux',
 };
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (isConfigError(error)) return error.problems.map((p) => `${p.setting}: ${p.message}`);
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 /** Every signing key the repository publishes: the example settings file and the settings catalogue. */
 function publishedKeys(): string[] {

@@ -1,25 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { isConfigError } from '../../src/config/configError';
 import { loadConfig } from '../../src/config/loadConfig';
-
-const minimal = {
-  AzureWebJobsStorage: 'UseDevelopmentStorage=true',
-  EventHubConnection:
-    'Endpoint=sb://localhost;SharedAccessKeyName=k;SharedAccessKey=v;UseDevelopmentEmulator=true;',
-  EVENTHUB_NAME: 'sensor-readings',
-  APPROVAL_SIGNING_KEY: 'a-signing-key-of-at-least-32-characters!',
-};
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (isConfigError(error)) return error.problems.map((p) => `${p.setting}: ${p.message}`);
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
+import { minimal, problemsOf } from './configFixture';
 
 describe('loadConfig', () => {
   it('applies the documented defaults: more than 100 failures in 30 s, 1 s buckets, 1 s state cache', () => {

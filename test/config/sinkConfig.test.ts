@@ -1,26 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { isConfigError } from '../../src/config/configError';
 import { loadConfig } from '../../src/config/loadConfig';
+import { minimal, problemsOf } from './configFixture';
 
-const minimal = {
-  AzureWebJobsStorage: 'UseDevelopmentStorage=true',
-  EventHubConnection:
-    'Endpoint=sb://localhost;SharedAccessKeyName=k;SharedAccessKey=v;UseDevelopmentEmulator=true;',
-  EVENTHUB_NAME: 'sensor-readings',
-  APPROVAL_SIGNING_KEY: 'a-signing-key-of-at-least-32-characters!',
-};
 const http = { ...minimal, SINK: 'http', SINK_HTTP_URL: 'https://api.example.com/v1/readings/' };
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (isConfigError(error)) return error.problems.map((p) => `${p.setting}: ${p.message}`);
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('the sink settings', () => {
   it('default to the sample Table sink', () => {
