@@ -9,6 +9,7 @@ import { queueRedriveDeferral } from '../redrive/redriveDeferral';
 import { queueRedriveRefusal } from '../redrive/redriveRefusal';
 import type { RedriveDeps } from '../redrive/redriveHandler';
 import { heldBacklogReaderFor } from './backlogRuntime';
+import { faultSwitchDeps } from './faultSwitchRuntime';
 import { lazyCredential } from './notifyAndControl';
 import { getRuntime, type Runtime } from './runtime';
 
@@ -70,6 +71,7 @@ export function createOperatorRuntime(runtime: Runtime): OperatorRuntime {
       partitionProgress: () => runtime.progress.snapshot(),
       heldBacklog,
       environmentName,
+      faultSwitch: faultSwitchDeps(runtime),
     },
     redrive: {
       functionName,

@@ -13,6 +13,7 @@ import type { BreakerGate } from '../processing/breakerGate';
 import { makeBlobQueueDeadLetterStore } from '../processing/blobQueueDeadLetterStore';
 import type { DeadLetterStore } from '../processing/deadLetter';
 import { makeActivitySink } from '../sinks/makeActivitySink';
+import { withFaultSwitchWhenEnabled } from './faultSwitchRuntime';
 import { makePartitionProgress, type PartitionProgress } from '../processing/partitionProgress';
 import { makeStorageClients, type StorageClients } from '../storage/storageClients';
 import { type Clock, systemClock } from '../time/clock';
@@ -69,7 +70,9 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
       )));
   const storage = makeStorageClients(config.storage, getCredential);
   // SINK chooses the downstream; the per-event retry policy is the one retry layer for its calls.
-  const sink = decorateSink(makeActivitySink(config, storage));
+  const sink = decorateSink(
+    withFaultSwitchWhenEnabled(makeActivitySink(config, storage), config, storage, clock),
+  );
   // Dead-letter writes are retried by the SDK only briefly: when storage stays down the invocation
   // throws and the host's retry policy re-runs the whole batch later (the one retry layer that holds).
   const deadLetterRetry = { maxRetries: 2, retryDelayMs: 500, tryTimeoutMs: 30_000 };

@@ -100,6 +100,12 @@ export interface ApprovalConfig {
   readonly publicBaseUrl: string;
 }
 
+/** The fault switch (`npm run verify`): off unless FAULT_SWITCH_ENABLED; only the sample Table sink. */
+export interface FaultSwitchConfig {
+  readonly enabled: boolean;
+  readonly maxMinutes: number;
+}
+
 export interface AppConfig {
   readonly functionName: string;
   /** Shown on every page and email subject: which deployment this is. */
@@ -114,6 +120,7 @@ export interface AppConfig {
   readonly email: EmailConfig;
   readonly approval: ApprovalConfig;
   readonly operations: OperationsConfig;
+  readonly faultSwitch: FaultSwitchConfig;
   /** Client id of a user-assigned managed identity, when one is used. */
   readonly managedIdentityClientId: string | undefined;
   /** True when running in Azure App Service / Functions (WEBSITE_SITE_NAME is set). */

@@ -8,6 +8,7 @@ import {
 import { ConfigError, type ConfigProblem } from './configError';
 import { publishedKeyProblems } from './publishedKeys';
 import { readEmailTransport } from './readEmailTransport';
+import { readFaultSwitchConfig } from './readFaultSwitchConfig';
 import { readSinkConfig } from './readSinkConfig';
 import { readOperationsConfig } from './operationsConfig';
 import { hostSettingNames, type SettingName, settings } from './settings';
@@ -109,6 +110,7 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
   const transport = readEmailTransport(v, problems, require);
   const signingKey = require('APPROVAL_SIGNING_KEY', v.APPROVAL_SIGNING_KEY);
   const operations = readOperationsConfig(v, env, problems);
+  const faultSwitch = readFaultSwitchConfig(v, problems);
   const publicBaseUrl =
     v.PUBLIC_BASE_URL ??
     (nonEmpty(env.WEBSITE_HOSTNAME) ? `https://${env.WEBSITE_HOSTNAME}` : 'http://localhost:7071');
@@ -174,6 +176,7 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
       publicBaseUrl,
     },
     operations: must(operations),
+    faultSwitch: must(faultSwitch),
     managedIdentityClientId: v.AZURE_CLIENT_ID,
     runningInAzure,
   };

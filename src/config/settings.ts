@@ -1,5 +1,6 @@
 import { outagePolicies } from '../processing/batchDecision';
 import { orderingModes } from '../processing/ordering';
+import { faultSwitchSettings } from '../faults/faultSwitchSettings';
 import { operationsSettings } from './operationsSettings';
 import { baseUrl, boolean, emailAddress, emailList, integer, oneOf, text } from './settingKinds';
 import { sinkSettings } from './sinkSettings';
@@ -335,6 +336,9 @@ export const settings = {
 
   // Operations (webhook channel, signed-in approvers, Redis with Entra ID): operationsSettings.ts.
   ...operationsSettings,
+
+  // The fault switch for `npm run verify` (off in production): faults/faultSwitchSettings.ts.
+  ...faultSwitchSettings,
 } as const;
 
 export type SettingName = keyof typeof settings;

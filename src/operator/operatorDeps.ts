@@ -4,6 +4,7 @@ import type { StoreHealth } from '../breaker/storeHealth';
 import type { ProgressSnapshot } from '../processing/partitionProgress';
 import type { OrchestrationControlFactory } from '../approval/orchestrationControl';
 import type { TriggerSwitch } from '../control/triggerSwitch';
+import type { FaultSwitchDeps } from '../faults/faultHandler';
 import type { Clock } from '../time/clock';
 
 /** The thresholds the status shows next to the live counts. */
@@ -33,4 +34,6 @@ export interface OperatorDeps {
   readonly heldBacklog?: (peekOldest: boolean) => Promise<HeldBacklog>;
   /** Shown on the dashboard: which deployment this is. */
   readonly environmentName?: string;
+  /** `/api/breaker/fault` (npm run verify); answers 404 unless FAULT_SWITCH_ENABLED. */
+  readonly faultSwitch?: FaultSwitchDeps;
 }

@@ -1,6 +1,7 @@
 import { app, type HttpHandler, type HttpMethod } from '@azure/functions';
 
 import { durableClientInput } from '../approval/durableOrchestrationControl';
+import { makeFaultHandler } from '../faults/faultHandler';
 import { makeDashboardHandler } from './dashboardHandler';
 import { makeHistoryHandler } from './historyHandler';
 import type { OperatorDeps } from './operatorDeps';
@@ -15,14 +16,15 @@ export const OperatorFunction = {
   reset: 'OperatorReset',
   history: 'OperatorHistory',
   dashboard: 'OperatorDashboard',
+  fault: 'OperatorFault',
 } as const;
 
-/** Registers the operator API and dashboard. The function key is the credential (`?code=` or header). */
+/** Registers the operator API, dashboard and fault switch. The function key is the credential (`?code=` or header). */
 export function registerOperator(deps: OperatorDeps): void {
-  const route = (name: string, path: string, method: HttpMethod, handler: HttpHandler) => {
+  const route = (name: string, path: string, method: HttpMethod | HttpMethod[], handler: HttpHandler) => {
     app.http(name, {
       route: `breaker/${path}`,
-      methods: [method],
+      methods: Array.isArray(method) ? method : [method],
       authLevel: 'function',
       extraInputs: [durableClientInput],
       handler,
@@ -33,4 +35,6 @@ export function registerOperator(deps: OperatorDeps): void {
   route(OperatorFunction.reset, 'reset', 'POST', makeResetHandler(deps));
   route(OperatorFunction.history, 'history', 'GET', makeHistoryHandler(deps));
   route(OperatorFunction.dashboard, 'dashboard', 'GET', makeDashboardHandler(deps));
+  if (deps.faultSwitch !== undefined)
+    route(OperatorFunction.fault, 'fault', ['GET', 'POST'], makeFaultHandler(deps.faultSwitch));
 }
