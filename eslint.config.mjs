@@ -22,4 +22,30 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
+  {
+    // Only test/ imports from test/; the product never imports the simulator or the tools around it.
+    files: ['sim/**/*.ts', 'demo/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/test/**'], message: 'Only test/ imports from test/.' }] },
+      ],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/test/**', '**/sim/**', '**/demo/**', '**/bench/**'],
+              message: 'src/ imports only src/ and packages.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,15 +1,15 @@
 import { RestError } from '@azure/core-rest-pipeline';
 
 // The fake @azure/functions-core (as in the end-to-end tests) must be in place before @azure/functions loads.
-import '../test/support/fakeFunctionsCore';
+import '../sim/host/fakeFunctionsCore';
 
 import { createRuntime, installRuntime, type Runtime } from '../src/composition/runtime';
 import type { ActivitySink } from '../src/processing/activitySink';
 import type { SensorReading } from '../src/processing/sensorReading';
-import { EventHubModel } from '../test/e2e/model/eventHubModel';
-import { SimClock } from '../test/e2e/model/simClock';
-import { TriggerHostModel } from '../test/e2e/model/triggerHostModel';
-import { localAppEnv } from '../test/support/localAppEnv';
+import { EventHubModel } from '../sim/host/eventHubModel';
+import { SimClock } from '../sim/host/simClock';
+import { TriggerHostModel } from '../sim/host/triggerHostModel';
+import { localAppEnv } from '../sim/host/localAppEnv';
 import type { BenchSection } from './benchSection';
 import { register } from './pipelineSection';
 

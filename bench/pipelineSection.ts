@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 // The fake @azure/functions-core (as in the end-to-end tests) must be in place before @azure/functions loads.
-import '../test/support/fakeFunctionsCore';
+import '../sim/host/fakeFunctionsCore';
 
 import { app, type EventHubFunctionOptions } from '@azure/functions';
 
@@ -11,10 +11,10 @@ import { createRuntime, installRuntime, type Runtime } from '../src/composition/
 import type { ActivitySink } from '../src/processing/activitySink';
 import { alwaysClosedGate } from '../src/processing/breakerGate';
 import type { SensorReading } from '../src/processing/sensorReading';
-import { EventHubModel } from '../test/e2e/model/eventHubModel';
-import { SimClock } from '../test/e2e/model/simClock';
-import { TriggerHostModel } from '../test/e2e/model/triggerHostModel';
-import { localAppEnv } from '../test/support/localAppEnv';
+import { EventHubModel } from '../sim/host/eventHubModel';
+import { SimClock } from '../sim/host/simClock';
+import { TriggerHostModel } from '../sim/host/triggerHostModel';
+import { localAppEnv } from '../sim/host/localAppEnv';
 import type { BenchSection } from './benchSection';
 import { fmt, median, pct } from './measure';
 

@@ -10,7 +10,7 @@ import { silentLogger } from '../src/processing/logger';
 import { defaultOrdering, type Ordering } from '../src/processing/ordering';
 import type { ReceivedEvent } from '../src/processing/receivedEvent';
 import { systemClock } from '../src/time/clock';
-import { startDelayProxy } from '../sim/delayProxy';
+import { startDelayProxy } from '../sim/net/delayProxy';
 import { benchName } from './benchPolicy';
 import type { BenchSection } from './benchSection';
 

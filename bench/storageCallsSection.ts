@@ -13,7 +13,7 @@ import type { ReceivedEvent } from '../src/processing/receivedEvent';
 import { makeHomeActivityTableSink } from '../src/processing/homeActivityTableSink';
 import { systemClock } from '../src/time/clock';
 import { generateEvents } from '../scripts/producer/generateEvents';
-import { endpointPort, startFaultProxy, withEndpointPort } from '../test/support/faultProxy';
+import { endpointPort, startFaultProxy, withEndpointPort } from '../sim/net/faultProxy';
 import { benchName, benchPolicy } from './benchPolicy';
 import type { BenchSection } from './benchSection';
 

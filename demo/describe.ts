@@ -1,5 +1,5 @@
 import type { BreakerConfig } from '../src/config/appConfig';
-import { TIMELINE, type TimelineEntry } from '../test/e2e/model/scenario';
+import { TIMELINE, type TimelineEntry } from '../sim/world/scenario';
 
 /** One status line of the live view. */
 export interface Status {

@@ -1,6 +1,6 @@
 import { readableTrips } from '../src/breaker/breakerStore';
-import { BreakwaterWorld, FUNCTION_KEY } from '../test/e2e/model/breakwaterWorld';
-import { keyOf, runScenario } from '../test/e2e/model/scenario';
+import { BreakwaterWorld, FUNCTION_KEY } from '../sim/world/breakwaterWorld';
+import { keyOf, runScenario } from '../sim/world/scenario';
 import type { DemoOptions } from './args';
 import { makeLiveView } from './liveView';
 import { makePacer } from './pacer';

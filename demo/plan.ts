@@ -1,5 +1,5 @@
 import type { SensorReading } from '../src/processing/sensorReading';
-import type { ScenarioPlan } from '../test/e2e/model/scenario';
+import type { ScenarioPlan } from '../sim/world/scenario';
 import type { DemoOptions } from './args';
 
 export const DEMO_RUN = 'demo';

@@ -2,7 +2,7 @@
  * `npm run demo`: Breakwater end to end on this machine, without Azure, Docker or Core Tools.
  * The fake @azure/functions-core must be installed before anything loads @azure/functions.
  */
-import '../test/support/fakeFunctionsCore';
+import '../sim/host/fakeFunctionsCore';
 
 import { setTimeout as sleep } from 'node:timers/promises';
 

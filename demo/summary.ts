@@ -1,6 +1,6 @@
 import type { TripRecord } from '../src/breaker/breakerStore';
 import { deadLetterReasons } from '../src/processing/deadLetter';
-import type { TimelineEntry } from '../test/e2e/model/scenario';
+import type { TimelineEntry } from '../sim/world/scenario';
 
 /** Where each sent event ended up (design G1): every event is exactly one of these, or lost. */
 export interface DemoSummary {

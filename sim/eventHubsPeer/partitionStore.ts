@@ -10,7 +10,7 @@ export interface StoredEvent {
 
 /**
  * The partitions behind the peer: ordered, append-only logs with sequence numbers from 0. The host
- * model's `EventHubModel` (test/e2e/model) satisfies this, so what the real producer sends through the
+ * model's `EventHubModel` (sim/host/eventHubModel.ts) satisfies this, so what the real producer sends through the
  * peer is what the trigger model delivers.
  */
 export interface PartitionStore {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { APPROVAL_FUNCTION } from '../../src/approval/registerApproval';
 import { breakerInstanceId } from '../../src/breaker/orchestrationIds';
-import { type HttpCall, invokeHttp } from '../support/httpInvoke';
+import { type HttpCall, invokeHttp } from '../../sim/host/httpInvoke';
 import { approvalFixture, type ApprovalFixture, FN, HOUR, KEYS } from './approvalFixture';
 
 let f: ApprovalFixture;
@@ -298,7 +298,7 @@ describe('injection attempts', () => {
 });
 
 it('registers GET and POST on route approve, anonymous, with a durable client input', async () => {
-  const { httpTriggerOf } = await import('../support/httpInvoke');
+  const { httpTriggerOf } = await import('../../sim/host/httpInvoke');
   expect(httpTriggerOf(APPROVAL_FUNCTION)).toEqual({
     route: 'approve',
     methods: ['GET', 'POST'],

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { APPROVAL_FUNCTION } from '../../src/approval/registerApproval';
 import type { DownstreamProbe } from '../../src/downstream/downstreamProbe';
-import { invokeHttp } from '../support/httpInvoke';
+import { invokeHttp } from '../../sim/host/httpInvoke';
 import { approvalFixture, type ApprovalFixture, ENVIRONMENT } from './approvalFixture';
 
 let f: ApprovalFixture;

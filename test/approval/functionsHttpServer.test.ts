@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { durableOrchestrationControl } from '../../src/approval/durableOrchestrationControl';
 import { registerOperator } from '../../src/operator/registerOperator';
-import { type FunctionsHttpServer, startFunctionsHttpServer } from '../support/functionsHttpServer';
+import { type FunctionsHttpServer, startFunctionsHttpServer } from '../../sim/host/functionsHttpServer';
 import { memoryBreakerStore } from '../support/memoryBreakerStore';
 import { memoryTriggerSwitch, POLICY } from '../operator/operatorFixture';
 import { approvalFixture, type ApprovalFixture } from './approvalFixture';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { APPROVAL_FUNCTION } from '../../src/approval/registerApproval';
 import { breakerInstanceId } from '../../src/breaker/orchestrationIds';
-import { type HttpCall, invokeHttp } from '../support/httpInvoke';
+import { type HttpCall, invokeHttp } from '../../sim/host/httpInvoke';
 import { approvalFixture, type ApprovalFixture } from './approvalFixture';
 
 const APPROVERS = ['oncall@example.com', 'Lead@Example.com'];

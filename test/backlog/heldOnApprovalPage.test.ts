@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { FUNCTION_KEY } from '../e2e/model/breakwaterWorld';
-import { HELD_ENVIRONMENT, HeldBacklogWorld, RETENTION_HOURS } from '../e2e/model/heldBacklogWorld';
+import { FUNCTION_KEY } from '../../sim/world/breakwaterWorld';
+import { HELD_ENVIRONMENT, HeldBacklogWorld, RETENTION_HOURS } from '../e2e/worlds/heldBacklogWorld';
 
 let w: HeldBacklogWorld;
 let link: string;

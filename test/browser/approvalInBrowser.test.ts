@@ -11,7 +11,7 @@ import { approvalLink } from '../../src/notify/approvalLink';
 import { signApprovalToken, verifyApprovalToken } from '../../src/notify/approvalToken';
 import { registerOperator } from '../../src/operator/registerOperator';
 import { type Browser, SCREENSHOT_DIR, startChromium } from '../support/chromium';
-import { type FunctionsHttpServer, startFunctionsHttpServer } from '../support/functionsHttpServer';
+import { type FunctionsHttpServer, startFunctionsHttpServer } from '../../sim/host/functionsHttpServer';
 import { memoryBreakerStore } from '../support/memoryBreakerStore';
 import { type RecordingDurableServer, startRecordingDurableServer } from '../support/recordingDurableServer';
 import { memoryTriggerSwitch, POLICY } from '../operator/operatorFixture';

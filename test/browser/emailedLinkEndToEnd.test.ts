@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { breakerInstanceId } from '../../src/breaker/orchestrationIds';
 import { applyEnv, testAppEnv } from '../support/appEnv';
 import { type Browser, SCREENSHOT_DIR, startChromium } from '../support/chromium';
-import { type DurableClientServer, startDurableClientServer } from '../support/durableClientServer';
-import { type FunctionsHttpServer, startFunctionsHttpServer } from '../support/functionsHttpServer';
-import { type SmtpSink, startSmtpSink } from '../support/smtpSink';
+import { type DurableClientServer, startDurableClientServer } from '../../sim/durable/durableClientServer';
+import { type FunctionsHttpServer, startFunctionsHttpServer } from '../../sim/host/functionsHttpServer';
+import { type SmtpSink, startSmtpSink } from '../../sim/azure/smtpSink';
 
 const FUNCTION_KEY = 'e2e-function-key';
 let durable: DurableClientServer;

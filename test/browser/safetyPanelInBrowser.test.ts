@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { HELD_ENVIRONMENT, HeldBacklogWorld } from '../e2e/model/heldBacklogWorld';
+import { HELD_ENVIRONMENT, HeldBacklogWorld } from '../e2e/worlds/heldBacklogWorld';
 import { type Browser, SCREENSHOT_DIR, startChromium } from '../support/chromium';
 
 const SHOTS =

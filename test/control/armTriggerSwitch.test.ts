@@ -10,9 +10,9 @@ import {
   type TriggerSwitchError,
 } from '../../src/control/triggerSwitchErrors';
 import { silentLogger } from '../../src/processing/logger';
-import { type ArmServer, staticTokenCredential, startArmServer } from '../support/armServer';
+import { type ArmServer, staticTokenCredential, startArmServer } from '../../sim/azure/armServer';
 import { freePort } from '../support/freePort';
-import { makeSelfSignedCert, type SelfSignedCert } from '../support/selfSignedCert';
+import { makeSelfSignedCert, type SelfSignedCert } from '../../sim/net/selfSignedCert';
 
 const site = {
   subscriptionId: '11111111-2222-3333-4444-555555555555',

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
 import { isCircuitOpenError } from '../../src/processing/errors';
 import { parseTelemetryLine, telemetry } from '../../src/telemetry/telemetryNames';
-import { invokeRpc, type LogLine } from '../support/fakeFunctionsCore';
+import { invokeRpc, type LogLine } from '../../sim/host/fakeFunctionsCore';
 import { jsonBody, reading, rpcEventBatch } from '../support/sensorEvents';
-import { type BreakwaterWorld, DISABLED_SETTING, FUNCTION_NAME } from './model/breakwaterWorld';
-import { RedisWorld } from './model/redisWorld';
+import { type BreakwaterWorld, DISABLED_SETTING, FUNCTION_NAME } from '../../sim/world/breakwaterWorld';
+import { RedisWorld } from './worlds/redisWorld';
 
 let redisWorld: RedisWorld;
 let world: BreakwaterWorld;

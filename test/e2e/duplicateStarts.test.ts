@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
 import { WATCHDOG_GRACE_MS } from '../../src/composition/orchestrationRuntime';
-import { BreakwaterWorld } from './model/breakwaterWorld';
-import { START_CONFLICTS } from './model/durableBackend';
-import { invariantViolations } from './model/invariants';
-import { runScenario, type ScenarioPlan, type ScenarioReport } from './model/scenario';
-import { emailsPerTrip } from './model/tripEmails';
+import { BreakwaterWorld } from '../../sim/world/breakwaterWorld';
+import { START_CONFLICTS } from '../../sim/durable/durableBackend';
+import { invariantViolations } from './invariants/invariants';
+import { runScenario, type ScenarioPlan, type ScenarioReport } from '../../sim/world/scenario';
+import { emailsPerTrip } from './invariants/tripEmails';
 
 // The trigger and the watchdog start the same trip's orchestration at once. The trigger's start is
 // slow (storage latency): while it is in flight the watchdog's grace runs out, it finds no instance

@@ -2,8 +2,8 @@ import * as df from 'durable-functions';
 import type { OrchestrationContext } from 'durable-functions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { DurableBackend } from './model/durableBackend';
-import { SimClock } from './model/simClock';
+import { DurableBackend } from '../../sim/durable/durableBackend';
+import { SimClock } from '../../sim/host/simClock';
 
 // The durable test backend decides a start over an existing instance like the extension (refuse a
 // live one, replace a finished one) or like Azure Storage's read-then-write (racing starts both win).

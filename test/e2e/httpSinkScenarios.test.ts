@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { checkNoEventLost } from './model/faultProperty';
-import { invariantViolations } from './model/invariants';
-import { RedisWorld } from './model/redisWorld';
-import { runScenario, type ScenarioPlan, type ScenarioReport } from './model/scenario';
+import { checkNoEventLost } from './property/faultProperty';
+import { invariantViolations } from './invariants/invariants';
+import { RedisWorld } from './worlds/redisWorld';
+import { runScenario, type ScenarioPlan, type ScenarioReport } from '../../sim/world/scenario';
 
 // The whole app on the HTTP sink: the real sink against a local HTTP API that resets every connection
 // while the downstream is out. The same outage and the same random fault schedules as on the Table sink.

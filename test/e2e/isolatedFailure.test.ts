@@ -1,9 +1,9 @@
 import { RestError } from '@azure/core-rest-pipeline';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { BreakwaterWorld } from './model/breakwaterWorld';
-import { invariantViolations } from './model/invariants';
-import { keyOf, runScenario, type ScenarioPlan, type ScenarioReport } from './model/scenario';
+import { BreakwaterWorld } from '../../sim/world/breakwaterWorld';
+import { invariantViolations } from './invariants/invariants';
+import { keyOf, runScenario, type ScenarioPlan, type ScenarioReport } from '../../sim/world/scenario';
 
 // Issue 14, named scenario: one event the downstream always refuses with a 504 (outage-like) among
 // healthy ones. Its batch is held for ISOLATE_AFTER_RERUNS re-runs, then the event is dead-lettered as

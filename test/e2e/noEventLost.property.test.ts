@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, inject, it, vi } from 'vitest';
 
-import { checkNoEventLost } from './model/faultProperty';
-import { RedisWorld } from './model/redisWorld';
+import { checkNoEventLost } from './property/faultProperty';
+import { RedisWorld } from './worlds/redisWorld';
 
 // Random fault schedules against the whole app: downstream outages, poison events, breaker-store
 // (Redis) outages, crashes, approval delays, partition counts and batch sizes, an operator's forced

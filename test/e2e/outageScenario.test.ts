@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
-import { BreakwaterWorld, DISABLED_SETTING } from './model/breakwaterWorld';
-import { invariantViolations } from './model/invariants';
-import { runScenario, type ScenarioPlan, type ScenarioReport } from './model/scenario';
+import { BreakwaterWorld, DISABLED_SETTING } from '../../sim/world/breakwaterWorld';
+import { invariantViolations } from './invariants/invariants';
+import { runScenario, type ScenarioPlan, type ScenarioReport } from '../../sim/world/scenario';
 
 let world: BreakwaterWorld;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { app, type InvocationContext } from '@azure/functions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { EventHubModel } from './model/eventHubModel';
-import { SimClock } from './model/simClock';
-import { TriggerHostModel } from './model/triggerHostModel';
+import { EventHubModel } from '../../sim/host/eventHubModel';
+import { SimClock } from '../../sim/host/simClock';
+import { TriggerHostModel } from '../../sim/host/triggerHostModel';
 
 // The host model is test support; these tests pin down that it behaves as the platform documents
 // (checkpoint after completion, retries hold the checkpoint, disabled stops the listener, crash

@@ -1,9 +1,9 @@
 import { app, type InvocationContext } from '@azure/functions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { EventHubModel } from './model/eventHubModel';
-import { SimClock } from './model/simClock';
-import { type EventHubsExtension, TriggerHostModel } from './model/triggerHostModel';
+import { EventHubModel } from '../../sim/host/eventHubModel';
+import { SimClock } from '../../sim/host/simClock';
+import { type EventHubsExtension, TriggerHostModel } from '../../sim/host/triggerHostModel';
 
 // The host model where Azure is unkind: restarts on settings changes, the old extension's checkpoint
 // on shutdown, partitions moving during a retry, timeouts restarting the worker, crashes of an instance.

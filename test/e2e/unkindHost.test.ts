@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
 import { BreakerActivity } from '../../src/orchestration/activityNames';
-import { BreakwaterWorld } from './model/breakwaterWorld';
-import { invariantViolations } from './model/invariants';
-import { runScenario, type ScenarioPlan } from './model/scenario';
-import { emailsPerTrip } from './model/tripEmails';
+import { BreakwaterWorld } from '../../sim/world/breakwaterWorld';
+import { invariantViolations } from './invariants/invariants';
+import { runScenario, type ScenarioPlan } from '../../sim/world/scenario';
+import { emailsPerTrip } from './invariants/tripEmails';
 
 // Named scenarios on the host model where Azure is unkind: the restarts that settings changes cause
 // (the breaker's own switch included), the old extension, partitions moving, timeouts.

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
-import { BreakwaterWorld } from './model/breakwaterWorld';
+import { BreakwaterWorld } from '../../sim/world/breakwaterWorld';
 
 const KEY = 'end-to-end-webhook-key-0123456789abcdefgh';
 let world: BreakwaterWorld;

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { DeadLetterMessage } from '../../src/processing/blobQueueDeadLetterStore';
 import { applyEnv, testAppEnv } from '../support/appEnv';
-import { invokeRpc } from '../support/fakeFunctionsCore';
+import { invokeRpc } from '../../sim/host/fakeFunctionsCore';
 import { jsonBody, reading, rpcEventBatch } from '../support/sensorEvents';
 
 // What a hostile or broken producer can put into an event: none of it may hold the partition, and none

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { DeadLetterMessage } from '../../src/processing/blobQueueDeadLetterStore';
 import { testAppEnv, applyEnv } from '../support/appEnv';
-import { bindingOfType, invokeRpc, registration } from '../support/fakeFunctionsCore';
-import { endpointPort, type FaultProxy, startFaultProxy, withEndpointPort } from '../support/faultProxy';
+import { bindingOfType, invokeRpc, registration } from '../../sim/host/fakeFunctionsCore';
+import { endpointPort, type FaultProxy, startFaultProxy, withEndpointPort } from '../../sim/net/faultProxy';
 import { jsonBody, reading, rpcEventBatch } from '../support/sensorEvents';
 
 const FN = 'ProcessSensorEvents';

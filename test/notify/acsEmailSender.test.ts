@@ -3,9 +3,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeAcsEmailClient, makeAcsEmailSender } from '../../src/notify/acsEmailSender';
 import type { EmailMessage } from '../../src/notify/emailSender';
 import { isEmailConfigError, isEmailDeliveryError, isEmailRejectedError } from '../../src/notify/emailErrors';
-import { type AcsServer, startAcsServer } from '../support/acsServer';
-import { staticTokenCredential } from '../support/armServer';
-import { makeSelfSignedCert, type SelfSignedCert } from '../support/selfSignedCert';
+import { type AcsServer, startAcsServer } from '../../sim/azure/acsServer';
+import { staticTokenCredential } from '../../sim/azure/armServer';
+import { makeSelfSignedCert, type SelfSignedCert } from '../../sim/net/selfSignedCert';
 
 const message: EmailMessage = {
   to: ['oncall@example.com', 'lead@example.com'],

@@ -5,10 +5,10 @@ import { loadConfig } from '../../src/config/loadConfig';
 import { issueApprovalLink } from '../../src/notify/issueApprovalLink';
 import { checkApprovalFor, verifyApprovalToken } from '../../src/notify/approvalToken';
 import { isEmailConfigError } from '../../src/notify/emailErrors';
-import { type ArmServer, staticTokenCredential, startArmServer } from '../support/armServer';
+import { type ArmServer, staticTokenCredential, startArmServer } from '../../sim/azure/armServer';
 import { testAppEnv } from '../support/appEnv';
-import { makeSelfSignedCert, type SelfSignedCert } from '../support/selfSignedCert';
-import { type SmtpSink, startSmtpSink } from '../support/smtpSink';
+import { makeSelfSignedCert, type SelfSignedCert } from '../../sim/net/selfSignedCert';
+import { type SmtpSink, startSmtpSink } from '../../sim/azure/smtpSink';
 
 const site = {
   subscriptionId: '11111111-2222-3333-4444-555555555555',

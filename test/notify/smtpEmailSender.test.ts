@@ -10,7 +10,7 @@ import { isEmailConfigError, isEmailDeliveryError, isEmailRejectedError } from '
 import { tripNotice } from '../../src/notify/messages/tripNotice';
 import { makeSmtpEmailSender } from '../../src/notify/smtpEmailSender';
 import { freePort } from '../support/freePort';
-import { type SmtpSink, startSmtpSink } from '../support/smtpSink';
+import { type SmtpSink, startSmtpSink } from '../../sim/azure/smtpSink';
 import { NOW, noticeInput, SIGNING_KEY, trip } from './fixtures';
 
 const FN = 'ProcessSensorEvents';

@@ -9,7 +9,7 @@ import { createBreakerRedis } from '../../src/breaker/redisClient';
 import type { BreakerStore } from '../../src/breaker/breakerStore';
 import { signApprovalToken, verifyApprovalToken } from '../../src/notify/approvalToken';
 import { OperatorFunction, registerOperator } from '../../src/operator/registerOperator';
-import { invokeHttp } from '../support/httpInvoke';
+import { invokeHttp } from '../../sim/host/httpInvoke';
 import { type RecordingDurableServer, startRecordingDurableServer } from '../support/recordingDurableServer';
 import { FN, memoryTriggerSwitch, POLICY } from './operatorFixture';
 

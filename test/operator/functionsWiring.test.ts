@@ -7,8 +7,8 @@ import { signApprovalToken } from '../../src/notify/approvalToken';
 import { OperatorFunction } from '../../src/operator/registerOperator';
 import { REDRIVE_FUNCTION } from '../../src/redrive/registerRedrive';
 import { applyEnv, testAppEnv } from '../support/appEnv';
-import { bindingOfType } from '../support/fakeFunctionsCore';
-import { httpTriggerOf, invokeHttp } from '../support/httpInvoke';
+import { bindingOfType } from '../../sim/host/fakeFunctionsCore';
+import { httpTriggerOf, invokeHttp } from '../../sim/host/httpInvoke';
 import { type RecordingDurableServer, startRecordingDurableServer } from '../support/recordingDurableServer';
 
 const env = testAppEnv('ow', { BREAKER_STORE: 'table', TRIGGER_CONTROL: 'local' });

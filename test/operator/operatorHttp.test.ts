@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { breakerInstanceId } from '../../src/breaker/orchestrationIds';
 import { OperatorFunction } from '../../src/operator/registerOperator';
-import { httpTriggerOf, invokeHttp } from '../support/httpInvoke';
+import { httpTriggerOf, invokeHttp } from '../../sim/host/httpInvoke';
 import { FN, operatorFixture, type OperatorFixture } from './operatorFixture';
 
 let f: OperatorFixture;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { OperatorFunction } from '../../src/operator/registerOperator';
-import { invokeHttp } from '../support/httpInvoke';
+import { invokeHttp } from '../../sim/host/httpInvoke';
 import { operatorFixture, type OperatorFixture } from './operatorFixture';
 
 let f: OperatorFixture;

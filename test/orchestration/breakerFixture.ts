@@ -9,7 +9,7 @@ import { makeBreakerMessages } from '../../src/orchestration/breakerMessages';
 import type { BreakerOrchestratorSettings } from '../../src/orchestration/breakerOrchestrator';
 import type { BreakerOrchestrationInput, BreakerStatus } from '../../src/orchestration/breakerStatus';
 import { registerBreakerOrchestration } from '../../src/orchestration/registerBreakerOrchestration';
-import { DurableHost } from '../support/durableHost';
+import { DurableHost } from '../../sim/durable/durableHost';
 import { recordingEmailSender } from '../support/recordingEmailSender';
 import { scriptedTriggerSwitch } from '../support/scriptedTriggerSwitch';
 

@@ -10,10 +10,10 @@ import { BREAKER_ORCHESTRATOR, breakerInstanceId } from '../../src/breaker/orche
 import { BreakerActivity } from '../../src/orchestration/activityNames';
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
 import { applyEnv, testAppEnv } from '../support/appEnv';
-import { type DurableClientServer, startDurableClientServer } from '../support/durableClientServer';
-import { bindingOfType, invokeRpc, registration } from '../support/fakeFunctionsCore';
-import { endpointPort, type FaultProxy, startFaultProxy, withEndpointPort } from '../support/faultProxy';
-import { httpTriggerOf, invokeHttp } from '../support/httpInvoke';
+import { type DurableClientServer, startDurableClientServer } from '../../sim/durable/durableClientServer';
+import { bindingOfType, invokeRpc, registration } from '../../sim/host/fakeFunctionsCore';
+import { endpointPort, type FaultProxy, startFaultProxy, withEndpointPort } from '../../sim/net/faultProxy';
+import { httpTriggerOf, invokeHttp } from '../../sim/host/httpInvoke';
 import { jsonBody, reading, rpcEventBatch } from '../support/sensorEvents';
 
 const FN = 'ProcessSensorEvents';

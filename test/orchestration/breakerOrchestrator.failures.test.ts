@@ -7,7 +7,7 @@ import {
 import { APPROVAL_EVENT, BREAKER_ORCHESTRATOR } from '../../src/breaker/orchestrationIds';
 import { BreakerActivity } from '../../src/orchestration/activityNames';
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
-import { HistoryEventType, replay } from '../support/durableHost';
+import { HistoryEventType, replay } from '../../sim/durable/durableHost';
 import { newEpisode, registerBreaker, SETTINGS, untilAwaitingApproval } from './breakerFixture';
 
 beforeAll(registerBreaker);

@@ -10,8 +10,8 @@ import { WATCHDOG_GRACE_MS } from '../../src/composition/orchestrationRuntime';
 import { createRuntime, installRuntime } from '../../src/composition/runtime';
 import { TransientSinkError } from '../../src/processing/errors';
 import { testAppEnv } from '../support/appEnv';
-import { type DurableClientServer, startDurableClientServer } from '../support/durableClientServer';
-import { bindingOfType, invokeRpc } from '../support/fakeFunctionsCore';
+import { type DurableClientServer, startDurableClientServer } from '../../sim/durable/durableClientServer';
+import { bindingOfType, invokeRpc } from '../../sim/host/fakeFunctionsCore';
 import { jsonBody, reading, rpcEventBatch } from '../support/sensorEvents';
 
 const FN = 'ProcessSensorEvents';

@@ -2,7 +2,7 @@ import * as df from 'durable-functions';
 import type { OrchestrationContext } from 'durable-functions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { DurableHost } from '../support/durableHost';
+import { DurableHost } from '../../sim/durable/durableHost';
 
 let flips = 0;
 

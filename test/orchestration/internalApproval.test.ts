@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { breakerInstanceId } from '../../src/breaker/orchestrationIds';
-import { invokeHttp } from '../support/httpInvoke';
+import { invokeHttp } from '../../sim/host/httpInvoke';
 import { type RecordingDurableServer, startRecordingDurableServer } from '../support/recordingDurableServer';
 
 // The keyed internal approve route takes the approver's name like the public page does: it goes into

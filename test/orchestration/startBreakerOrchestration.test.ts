@@ -9,7 +9,7 @@ import { startBreakerOrchestration } from '../../src/orchestration/startBreakerO
 import { makeBatchProcessor } from '../../src/processing/batchProcessor';
 import type { BreakerGate } from '../../src/processing/breakerGate';
 import { TransientSinkError } from '../../src/processing/errors';
-import { type DurableClientServer, startDurableClientServer } from '../support/durableClientServer';
+import { type DurableClientServer, startDurableClientServer } from '../../sim/durable/durableClientServer';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 import { FN, newEpisode, registerBreaker, T0 } from './breakerFixture';
 

@@ -2,7 +2,7 @@ import * as df from 'durable-functions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runWatchdog, type WatchdogDeps } from '../../src/orchestration/runWatchdog';
-import { type DurableClientServer, startDurableClientServer } from '../support/durableClientServer';
+import { type DurableClientServer, startDurableClientServer } from '../../sim/durable/durableClientServer';
 import { recordingEmailSender } from '../support/recordingEmailSender';
 import { scriptedTriggerSwitch } from '../support/scriptedTriggerSwitch';
 import { FN, MINUTE, newEpisode, registerBreaker, T0 } from './breakerFixture';

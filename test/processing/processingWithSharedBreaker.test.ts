@@ -13,7 +13,7 @@ import type { DeadLetter, DeadLetterStore } from '../../src/processing/deadLette
 import { isCircuitOpenError, TransientSinkError } from '../../src/processing/errors';
 import { silentLogger } from '../../src/processing/logger';
 import { failures, T0, testPolicy, uniqueName } from '../breaker/breakerStoreContract';
-import { endpointPort, type FaultProxy, startFaultProxy, withEndpointPort } from '../support/faultProxy';
+import { endpointPort, type FaultProxy, startFaultProxy, withEndpointPort } from '../../sim/net/faultProxy';
 import { type RedisService, startRedis } from '../support/localServices';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 

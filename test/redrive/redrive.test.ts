@@ -19,7 +19,7 @@ import { queueRedriveRefusal } from '../../src/redrive/redriveRefusal';
 import { isRedriveFailedError, makeRedriveHandler, type RedriveDeps } from '../../src/redrive/redriveHandler';
 import { REDRIVE_FUNCTION, registerRedrive } from '../../src/redrive/registerRedrive';
 import { testAppEnv } from '../support/appEnv';
-import { bindingOfType, invokeRpc } from '../support/fakeFunctionsCore';
+import { bindingOfType, invokeRpc } from '../../sim/host/fakeFunctionsCore';
 import { memoryBreakerStore } from '../support/memoryBreakerStore';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { type EventHubsPeer, startEventHubsPeer } from '../../sim/eventHubsPeer/eventHubsPeer';
 import { partitionForKey } from '../../sim/eventHubsPeer/partitionStore';
-import { BreakwaterWorld, FUNCTION_NAME } from '../e2e/model/breakwaterWorld';
-import { EventHubModel } from '../e2e/model/eventHubModel';
-import { TriggerHostModel } from '../e2e/model/triggerHostModel';
+import { BreakwaterWorld, FUNCTION_NAME } from '../../sim/world/breakwaterWorld';
+import { EventHubModel } from '../../sim/host/eventHubModel';
+import { TriggerHostModel } from '../../sim/host/triggerHostModel';
 import { freePort } from '../support/freePort';
 
 const root = path.join(__dirname, '../..');

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { type EventHubsPeer, startEventHubsPeer } from '../../sim/eventHubsPeer/eventHubsPeer';
 import { partitionForKey } from '../../sim/eventHubsPeer/partitionStore';
-import { EventHubModel } from '../e2e/model/eventHubModel';
+import { EventHubModel } from '../../sim/host/eventHubModel';
 
 const HUB = 'sensor-readings';
 const KEY = { name: 'RootManageSharedAccessKey', key: 'peer-test-key' };

@@ -2,7 +2,7 @@ import { afterAll } from 'vitest';
 
 import { makeHttpActivitySink } from '../../src/sinks/httpActivitySink';
 import { freePort } from '../support/freePort';
-import { type HttpDownstream, startHttpDownstream } from '../support/httpDownstream';
+import { type HttpDownstream, startHttpDownstream } from '../../sim/world/httpDownstream';
 import { describeSinkContract } from '../support/sinkContract';
 
 let downstream: HttpDownstream | undefined;

@@ -5,7 +5,7 @@ import { TransientSinkError } from '../../src/processing/errors';
 import { attemptWithRetry, makeEventRetryPolicy } from '../../src/processing/eventRetry';
 import { makeHttpActivitySink } from '../../src/sinks/httpActivitySink';
 import { isHttpStatusError } from '../../src/sinks/httpSinkErrors';
-import { type HttpDownstream, startHttpDownstream } from '../support/httpDownstream';
+import { type HttpDownstream, startHttpDownstream } from '../../sim/world/httpDownstream';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 
 let api: HttpDownstream;

@@ -1,6 +1,6 @@
 import { inject } from 'vitest';
 
-import { localAppEnv } from './localAppEnv';
+import { localAppEnv } from '../../sim/host/localAppEnv';
 
 /** App settings for a test: the run's Azurite (see `localAppEnv`). */
 export function testAppEnv(

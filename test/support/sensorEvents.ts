@@ -1,6 +1,6 @@
 import type { ReceivedEvent } from '../../src/processing/receivedEvent';
 import type { SensorReading } from '../../src/processing/sensorReading';
-import { rpcTriggerMetadata, type WireOptions } from './triggerWire';
+import { rpcTriggerMetadata, type WireOptions } from '../../sim/host/triggerWire';
 
 export function reading(overrides: Partial<SensorReading> = {}): SensorReading {
   return {

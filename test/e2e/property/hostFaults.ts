@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 
 import { WATCHDOG_GRACE_MS } from '../../../src/composition/orchestrationRuntime';
-import type { BreakwaterWorld } from '../model/breakwaterWorld';
-import { START_CONFLICTS, type StartConflict } from '../model/durableBackend';
-import type { HostFaults } from '../model/scenarioFaults';
+import type { BreakwaterWorld } from '../../../sim/world/breakwaterWorld';
+import { START_CONFLICTS, type StartConflict } from '../../../sim/durable/durableBackend';
+import type { HostFaults } from '../../../sim/world/scenarioFaults';
 
 /** Host faults a property schedule draws (the 5.x extension is never drawn: it is known to lose). */
 export interface DrawnHostFaults extends Omit<HostFaults, 'crashes'> {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 
-import { type BreakwaterWorld, FUNCTION_KEY } from './breakwaterWorld';
-import type { ScenarioPlan } from './scenario';
-import { eventBody } from './scenarioEvents';
+import { type BreakwaterWorld, FUNCTION_KEY } from '../../../sim/world/breakwaterWorld';
+import type { ScenarioPlan } from '../../../sim/world/scenario';
+import { eventBody } from '../../../sim/world/scenarioEvents';
 
 /**
  * Faults from the hardening review, for the scenario and property tests: an operator's break-glass

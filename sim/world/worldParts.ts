@@ -1,7 +1,7 @@
-import type { RuntimeOptions } from '../../../src/composition/runtime';
-import { staticTokenCredential } from '../../support/armServer';
-import { localAppEnv } from '../../support/localAppEnv';
-import type { SimClock } from './simClock';
+import type { RuntimeOptions } from '../../src/composition/runtime';
+import { staticTokenCredential } from '../azure/armServer';
+import { localAppEnv } from '../host/localAppEnv';
+import type { SimClock } from '../host/simClock';
 import type { SinkWrite, WorldDownstream } from './worldDownstream';
 
 export type { SinkWrite } from './worldDownstream';

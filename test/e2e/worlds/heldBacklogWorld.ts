@@ -4,9 +4,9 @@ import { CHECKPOINT_CONTAINER } from '../../../src/backlog/checkpoints';
 import { type EventHubsPeer, startEventHubsPeer } from '../../../sim/eventHubsPeer/eventHubsPeer';
 import { hostCheckpointWriter } from '../../support/hostCheckpoints';
 import { jsonBody, reading } from '../../support/sensorEvents';
-import { BreakwaterWorld, FUNCTION_NAME } from './breakwaterWorld';
-import { EventHubModel } from './eventHubModel';
-import { TriggerHostModel } from './triggerHostModel';
+import { BreakwaterWorld, FUNCTION_NAME } from '../../../sim/world/breakwaterWorld';
+import { EventHubModel } from '../../../sim/host/eventHubModel';
+import { TriggerHostModel } from '../../../sim/host/triggerHostModel';
 
 export const HELD_ENVIRONMENT = 'staging-eu';
 export const RETENTION_HOURS = 24;

@@ -1,4 +1,4 @@
-import type { BreakwaterWorld } from './breakwaterWorld';
+import type { BreakwaterWorld } from '../../../sim/world/breakwaterWorld';
 
 /** Email kinds told apart by their subject (the templates in src/notify/messages). */
 const KINDS = {

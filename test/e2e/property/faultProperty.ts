@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 
-import { invariantViolations } from './invariants';
+import { invariantViolations } from '../invariants/invariants';
 import { applyOperatorFaults, operatorFaultsArbitrary } from './operatorFaults';
-import { outageViolations, type ScheduleFacts } from './outageInvariants';
-import type { RedisWorld } from './redisWorld';
-import { runScenario, type ScenarioPlan } from './scenario';
-import { arrangeDuplicateStarts, hostFaultsArbitrary, lastHostFault } from '../property/hostFaults';
+import { outageViolations, type ScheduleFacts } from '../invariants/outageInvariants';
+import type { RedisWorld } from '../worlds/redisWorld';
+import { runScenario, type ScenarioPlan } from '../../../sim/world/scenario';
+import { arrangeDuplicateStarts, hostFaultsArbitrary, lastHostFault } from './hostFaults';
 
 /** A fault window that starts while events are still being sent. */
 const windowDuring = (sendSeconds: number) =>

@@ -1,4 +1,4 @@
-import { rpcTriggerMetadata, type WireOptions } from '../../support/triggerWire';
+import { rpcTriggerMetadata, type WireOptions } from './triggerWire';
 import type { HubEvent } from './eventHubModel';
 
 /**

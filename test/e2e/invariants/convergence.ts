@@ -1,8 +1,8 @@
 import { odata } from '@azure/data-tables';
 
-import type { BreakwaterWorld } from './breakwaterWorld';
-import type { HubEvent } from './eventHubModel';
-import { keyOf } from './scenario';
+import type { BreakwaterWorld } from '../../../sim/world/breakwaterWorld';
+import type { HubEvent } from '../../../sim/host/eventHubModel';
+import { keyOf } from '../../../sim/world/scenario';
 
 interface Reading {
   readonly homeId: string;

@@ -1,5 +1,5 @@
 import { type RedisService, startRedis } from '../../support/localServices';
-import { BreakwaterWorld, type WorldOptions } from './breakwaterWorld';
+import { BreakwaterWorld, type WorldOptions } from '../../../sim/world/breakwaterWorld';
 
 /** A world on the Redis breaker store, with its own redis-server that tests may stop and restart. */
 export class RedisWorld {

@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { DurableHost } from '../../support/durableHost';
-import type { Clock } from '../../../src/time/clock';
-import { durableClientData } from '../../support/durableClientData';
+import { DurableHost } from './durableHost';
+import type { Clock } from '../../src/time/clock';
+import { durableClientData } from './durableClientData';
 
 /** How a start with the id of an existing instance is decided (see `DurableBackend`). */
 export const START_CONFLICTS = ['refuse', 'race'] as const;

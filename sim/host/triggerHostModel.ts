@@ -1,5 +1,5 @@
-import { invokeRpc, type RpcInvocation } from '../../support/fakeFunctionsCore';
-import type { WireOptions } from '../../support/triggerWire';
+import { invokeRpc, type RpcInvocation } from './fakeFunctionsCore';
+import type { WireOptions } from './triggerWire';
 import type { EventHubModel, HubEvent } from './eventHubModel';
 import { readFunctionTimeoutMs, readMaxBatchSize, readRetryPolicy, type RetryPolicy } from './hostConfig';
 import { type HostInstance, HostInstances } from './hostInstances';

@@ -1,6 +1,6 @@
-import type { BreakwaterWorld, SinkWrite } from './breakwaterWorld';
+import type { BreakwaterWorld, SinkWrite } from '../../../sim/world/breakwaterWorld';
 import { convergenceViolations } from './convergence';
-import { keyOf, type ScenarioReport } from './scenario';
+import { keyOf, type ScenarioReport } from '../../../sim/world/scenario';
 import { emailsPerTrip } from './tripEmails';
 
 /**

@@ -1,18 +1,18 @@
 import { QueueServiceClient } from '@azure/storage-queue';
 
-import type { Runtime } from '../../../src/composition/runtime';
-import type { DeadLetterMessage } from '../../../src/processing/blobQueueDeadLetterStore';
-import { type ArmServer, startArmServer } from '../../support/armServer';
-import { bindingOfType, invokeRpc } from '../../support/fakeFunctionsCore';
-import { type FunctionsHttpServer, startFunctionsHttpServer } from '../../support/functionsHttpServer';
-import { makeSelfSignedCert } from '../../support/selfSignedCert';
-import { type SmtpSink, startSmtpSink } from '../../support/smtpSink';
-import { makeAppLoader } from './appLoader';
+import type { Runtime } from '../../src/composition/runtime';
+import type { DeadLetterMessage } from '../../src/processing/blobQueueDeadLetterStore';
+import { type ArmServer, startArmServer } from '../azure/armServer';
+import { bindingOfType, invokeRpc } from '../host/fakeFunctionsCore';
+import { type FunctionsHttpServer, startFunctionsHttpServer } from '../host/functionsHttpServer';
+import { makeSelfSignedCert } from '../net/selfSignedCert';
+import { type SmtpSink, startSmtpSink } from '../azure/smtpSink';
+import { makeAppLoader } from '../host/appLoader';
 import { type AttachedHost, e2eEnv, e2eRuntimeOptions, type SinkWrite } from './worldParts';
-import type { SinkKind } from '../../../src/config/sinkSettings';
+import type { SinkKind } from '../../src/config/sinkSettings';
 import type { SinkCall, WriteRefusal } from './downstream';
-import { DurableBackend, type StartConflict } from './durableBackend';
-import { SimClock } from './simClock';
+import { DurableBackend, type StartConflict } from '../durable/durableBackend';
+import { SimClock } from '../host/simClock';
 import { startWorldDownstream, type WorldDownstream } from './worldDownstream';
 
 export type { AttachedHost, SinkWrite } from './worldParts';

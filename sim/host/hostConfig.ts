@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { registration } from '../../support/fakeFunctionsCore';
+import { registration } from './fakeFunctionsCore';
 
 export interface RetryPolicy {
   readonly maxRetryCount: number;
@@ -31,7 +31,7 @@ interface HostJson {
 }
 
 function hostJson(): HostJson {
-  return JSON.parse(readFileSync(path.join(__dirname, '../../../host.json'), 'utf8')) as HostJson;
+  return JSON.parse(readFileSync(path.join(__dirname, '../../host.json'), 'utf8')) as HostJson;
 }
 
 export function readMaxBatchSize(): number {

@@ -1,5 +1,5 @@
-import type { SelfSignedCert } from './selfSignedCert';
-import { type ReceivedRequest, sendJson, startHttpsServer } from './httpsTestServer';
+import type { SelfSignedCert } from '../net/selfSignedCert';
+import { type ReceivedRequest, sendJson, startHttpsServer } from '../net/httpsTestServer';
 
 export type ArmOperation = 'list' | 'update';
 

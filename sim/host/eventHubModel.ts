@@ -1,4 +1,4 @@
-import { partitionForKey } from '../../../sim/eventHubsPeer/partitionStore';
+import { partitionForKey } from '../eventHubsPeer/partitionStore';
 
 /** One event as the hub stores it. */
 export interface HubEvent {

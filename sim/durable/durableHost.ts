@@ -9,7 +9,7 @@
  * Ids follow the extension: one sequence number per scheduled activity or timer (cancelled timers
  * included), and per retry two more (the retry timer, then the rescheduled activity).
  */
-import { invokeRpc, type LogLine } from './fakeFunctionsCore';
+import { invokeRpc, type LogLine } from '../host/fakeFunctionsCore';
 
 /** History event type numbers of the Durable Task Framework (kept here: the library has no typings for them). */
 export enum HistoryEventType {

@@ -1,5 +1,5 @@
-import type { BreakwaterWorld } from './breakwaterWorld';
-import { keyOf, type ScenarioReport } from './scenario';
+import type { BreakwaterWorld } from '../../../sim/world/breakwaterWorld';
+import { keyOf, type ScenarioReport } from '../../../sim/world/scenario';
 
 /** What a schedule did to the downstream and the partitions (the property test states it per schedule). */
 export interface ScheduleFacts {

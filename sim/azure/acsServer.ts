@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
-import type { SelfSignedCert } from './selfSignedCert';
-import { type ReceivedRequest, sendJson, startHttpsServer } from './httpsTestServer';
+import type { SelfSignedCert } from '../net/selfSignedCert';
+import { type ReceivedRequest, sendJson, startHttpsServer } from '../net/httpsTestServer';
 
 export type AcsStatus = 'NotStarted' | 'Running' | 'Succeeded' | 'Failed' | 'Canceled';
 

@@ -1,11 +1,11 @@
-import type { BreakerStateName } from '../../../src/breaker/breakerStore';
-import type { DeadLetterMessage } from '../../../src/processing/blobQueueDeadLetterStore';
+import type { BreakerStateName } from '../../src/breaker/breakerStore';
+import type { DeadLetterMessage } from '../../src/processing/blobQueueDeadLetterStore';
 import type { BreakwaterWorld } from './breakwaterWorld';
 import { FUNCTION_NAME } from './breakwaterWorld';
-import { EventHubModel, type HubEvent } from './eventHubModel';
+import { EventHubModel, type HubEvent } from '../host/eventHubModel';
 import { eventBody } from './scenarioEvents';
 import { applyHostFaults, type HostFaults } from './scenarioFaults';
-import { TriggerHostModel } from './triggerHostModel';
+import { TriggerHostModel } from '../host/triggerHostModel';
 
 /** A fault schedule and workload for one run; times are seconds from the run's start. */
 export interface ScenarioPlan extends HostFaults {

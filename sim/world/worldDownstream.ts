@@ -1,13 +1,13 @@
 import { RestError } from '@azure/core-rest-pipeline';
 import { TableClient } from '@azure/data-tables';
 
-import type { SinkKind } from '../../../src/config/sinkSettings';
-import type { ActivitySink } from '../../../src/processing/activitySink';
-import { readingVersion, type SensorActivityRow } from '../../../src/processing/homeActivityTableSink';
-import type { Clock } from '../../../src/time/clock';
-import { type HttpDownstream, startHttpDownstream } from '../../support/httpDownstream';
+import type { SinkKind } from '../../src/config/sinkSettings';
+import type { ActivitySink } from '../../src/processing/activitySink';
+import { readingVersion, type SensorActivityRow } from '../../src/processing/homeActivityTableSink';
+import type { Clock } from '../../src/time/clock';
+import { type HttpDownstream, startHttpDownstream } from './httpDownstream';
 import type { Downstream } from './downstream';
-import { invocationScope } from './invocationScope';
+import { invocationScope } from '../host/invocationScope';
 
 /** One successful sink write, as the downstream saw it. */
 export interface SinkWrite {

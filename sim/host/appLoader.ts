@@ -1,5 +1,5 @@
-import type { Runtime, RuntimeOptions } from '../../../src/composition/runtime';
-import { resetRegistrations } from '../../support/fakeFunctionsCore';
+import type { Runtime, RuntimeOptions } from '../../src/composition/runtime';
+import { resetRegistrations } from './fakeFunctionsCore';
 
 /**
  * Loads the app the way a worker process does: builds the runtime (clients, caches) and imports the
@@ -19,14 +19,14 @@ export function makeAppLoader(
       freshModules();
       resetRegistrations();
     }
-    const { createRuntime, installRuntime } = await import('../../../src/composition/runtime');
+    const { createRuntime, installRuntime } = await import('../../src/composition/runtime');
     const runtime = createRuntime(env, options);
     installRuntime(runtime);
-    await import('../../../src/functions/processSensorEvents');
-    await import('../../../src/functions/breakerOrchestration');
-    await import('../../../src/functions/breakerWatchdog');
-    await import('../../../src/functions/approval');
-    await import('../../../src/functions/operatorApi');
+    await import('../../src/functions/processSensorEvents');
+    await import('../../src/functions/breakerOrchestration');
+    await import('../../src/functions/breakerWatchdog');
+    await import('../../src/functions/approval');
+    await import('../../src/functions/operatorApi');
     return runtime;
   };
   return {
