@@ -2,7 +2,7 @@ import { BlobServiceClient } from '@azure/storage-blob';
 
 import { CHECKPOINT_CONTAINER } from '../../../src/backlog/checkpoints';
 import { type EventHubsPeer, startEventHubsPeer } from '../../../sim/eventHubsPeer/eventHubsPeer';
-import { hostCheckpointWriter } from '../../support/hostCheckpoints';
+import { hostCheckpointWriter } from '../../../sim/host/hostCheckpoints';
 import { jsonBody, reading } from '../../support/sensorEvents';
 import { BreakwaterWorld, FUNCTION_NAME } from '../../../sim/world/breakwaterWorld';
 import { EventHubModel } from '../../../sim/host/eventHubModel';
