@@ -1,4 +1,4 @@
-// Type-aware linting over src, test, bench and scripts.
+// Type-aware linting over src, test, bench, scripts, demo, sim and verify.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -24,7 +24,7 @@ export default tseslint.config(
   },
   {
     // Only test/ imports from test/; the product never imports the simulator or the tools around it.
-    files: ['sim/**/*.ts', 'demo/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    files: ['sim/**/*.ts', 'demo/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'verify/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+/** Where the app answers and the key its operator API takes (never printed). */
+export interface AppEndpoint {
+  readonly baseUrl: string;
+  readonly functionKey: string;
+}
+
+/** The fields of `GET /api/breaker/status` the run reads; anything else is ignored. */
+const statusSchema = z.object({
+  state: z.string().nullable(),
+  tripId: z.string().nullable(),
+  phase: z.string().nullable(),
+  triggerDisabled: z.boolean().nullable().optional(),
+  downstream: z.object({ healthy: z.boolean().nullable(), line: z.string() }).nullable().optional(),
+  held: z
+    .object({ known: z.boolean(), total: z.number().optional(), line: z.string().optional() })
+    .nullable()
+    .optional(),
+});
+export type AppStatus = z.infer<typeof statusSchema>;
+
+/** The app answered something the run cannot use (a wrong key, an app that is down). */
+export class AppCallError extends Error {
+  readonly code = 'APP_CALL';
+  override readonly name = 'AppCallError';
+}
+
+const TIMEOUT_MS = 20_000;
+
+/** The operator API (function key in a header, never in a printed URL) and the public approval page. */
+export function makeAppClient(app: AppEndpoint) {
+  const url = (path: string) => `${app.baseUrl.replace(/\/+$/, '')}/api/${path}`;
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(url(path), {
+      method,
+      headers: { 'x-functions-key': app.functionKey, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    const text = await res.text();
+    return { status: res.status, text };
+  };
+  const expectOk = (what: string, r: { status: number; text: string }, ok: number[] = [200]) => {
+    if (!ok.includes(r.status)) throw new AppCallError(`${what}: HTTP ${r.status} ${r.text.slice(0, 200)}`);
+    return r;
+  };
+  return {
+    async status(): Promise<AppStatus> {
+      const r = expectOk('GET /api/breaker/status', await call('GET', 'breaker/status'));
+      return statusSchema.parse(JSON.parse(r.text));
+    },
+    /** Whether the fault switch endpoint answers (after the app restarted with FAULT_SWITCH_ENABLED). */
+    async faultSwitchAnswers(): Promise<boolean> {
+      return (await call('GET', 'breaker/fault')).status === 200;
+    },
+    /** Whether a fault is in force (false too when the switch is off: nothing can be down then). */
+    async faultDown(): Promise<boolean> {
+      const r = await call('GET', 'breaker/fault');
+      if (r.status === 404) return false;
+      return (JSON.parse(expectOk('GET /api/breaker/fault', r).text) as { down?: unknown }).down === true;
+    },
+    async setFault(down: boolean, minutes: number, by: string): Promise<void> {
+      const body = down ? { down, minutes, by } : { down, by };
+      expectOk('POST /api/breaker/fault', await call('POST', 'breaker/fault', body));
+    },
+    /** Break-glass reset (cleanup only): closes the circuit and enables the trigger. */
+    async forceReset(by: string): Promise<number> {
+      return (await call('POST', 'breaker/reset', { by, force: true })).status;
+    },
+    /**
+     * Approves like an operator: opens the link (a GET changes nothing), then submits the page's form.
+     * Returns the POST's status and the page's text (without the token).
+     */
+    async approve(
+      link: string,
+      approver: string,
+    ): Promise<{ getStatus: number; postStatus: number; page: string }> {
+      const get = await fetch(link, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+      await get.text();
+      const token = new URL(link).searchParams.get('token') ?? '';
+      const post = await fetch(new URL('approve', link), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token, approver }).toString(),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+      return {
+        getStatus: get.status,
+        postStatus: post.status,
+        page: (await post.text()).replaceAll(token, '…'),
+      };
+    },
+  };
+}
+
+export type AppClient = ReturnType<typeof makeAppClient>;
