@@ -12,6 +12,17 @@ const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 const BROKEN_PIPE_EXIT_CODE = 141;
 
 let guarded = false;
+let callerOwnsSignals = false;
+
+/**
+ * For a caller that handles SIGINT/SIGTERM itself because it must undo something before it exits
+ * (`npm run verify` restores the app): the services are spawned in a process group of their own, so a
+ * terminal's Ctrl-C reaches only the caller, and signals no longer exit the process here. Every service
+ * is still killed when the process exits. Call it before the first service starts.
+ */
+export function callerHandlesSignals(): void {
+  callerOwnsSignals = true;
+}
 
 /** Kills every tracked child at once (SIGKILL: they are throwaway, in-memory services). Synchronous. */
 export function killTrackedChildren(): void {
@@ -26,6 +37,7 @@ function guardProcessExit(): void {
   guarded = true;
   process.once('exit', killTrackedChildren);
   for (const [signal, code] of Object.entries(SIGNAL_EXIT_CODES)) {
+    if (callerOwnsSignals && signal !== 'SIGHUP') continue;
     process.once(signal, () => {
       killTrackedChildren();
       process.exit(code);
@@ -43,7 +55,7 @@ function guardProcessExit(): void {
 /** Spawns a service process that is stopped with this process, however this process ends. */
 export function spawnService(command: string, args: readonly string[], options: SpawnOptions): ChildProcess {
   guardProcessExit();
-  const child = spawn(command, args, options);
+  const child = spawn(command, args, callerOwnsSignals ? { ...options, detached: true } : options);
   live.add(child);
   child.once('exit', () => live.delete(child));
   return child;

@@ -2,6 +2,7 @@
 import '../../sim/host/fakeFunctionsCore';
 
 import { startDemoServices } from '../../demo/services';
+import { callerHandlesSignals } from '../../sim/services/childProcesses';
 import { runVerify, type RunDeps, type RunSettings, type VerifyResult } from '../runVerify';
 import { createLocalTarget } from './localTarget';
 
@@ -10,6 +11,8 @@ import { createLocalTarget } from './localTarget';
  * builds the simulated deployment, runs the verify run on it, and stops everything however it ends.
  */
 export async function runLocalVerify(settings: RunSettings, deps: RunDeps): Promise<VerifyResult> {
+  // Ctrl-C must reach this run only: it restores the app before Azurite and Redis are stopped.
+  callerHandlesSignals();
   const services = await startDemoServices('auto');
   try {
     const target = await createLocalTarget(services);
