@@ -29,12 +29,26 @@ export async function signIn(credential: TokenCredential, timeoutMs: number): Pr
     if (!token) throw new AzureSetupError('no Azure credential: the sign-in returned no token');
   } catch (error) {
     if (error instanceof AzureSetupError) throw error;
-    const first =
-      (error instanceof Error ? error.message : String(error)).split('\n')[0]?.slice(0, 200) ?? '';
     throw new AzureSetupError(
-      `no Azure credential (${first}): sign in with \`az login\` or \`azd auth login\``,
+      `no Azure credential (${whatFailed(error)}): sign in with \`az login\` or \`azd auth login\``,
     );
   } finally {
     clearTimeout(timer);
   }
+}
+
+const firstLine = (e: unknown, max: number) =>
+  (e instanceof Error ? e.message : String(e)).split('\n')[0]?.trim().slice(0, max) ?? '';
+
+/** DefaultAzureCredential fails with one error per source it tried (AggregateAuthenticationError). */
+function whatFailed(error: unknown): string {
+  const each = (error as { errors?: unknown }).errors;
+  if (!Array.isArray(each) || each.length === 0) return firstLine(error, 200);
+  return (
+    each
+      // The first sentence of each says which source and why; the rest is a troubleshooting link.
+      .map((e) => firstLine(e, 200).split(/\.\s/)[0]?.slice(0, 90) ?? '')
+      .join('; ')
+      .slice(0, 400)
+  );
 }
