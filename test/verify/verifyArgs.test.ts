@@ -1,0 +1,93 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { parseVerifyArgs, USAGE } from '../../verify/args';
+import { parseDotenv } from '../../verify/azure/azdEnvironment';
+import { chooseTarget } from '../../verify/chooseTarget';
+
+const options = (argv: string[]) => {
+  const parsed = parseVerifyArgs(argv);
+  if (parsed.kind !== 'run') throw new Error('expected a run');
+  return parsed.options;
+};
+
+describe('npm run verify options', () => {
+  it('--help documents every option the parser takes, and only those', () => {
+    expect(parseVerifyArgs(['--help'])).toEqual({ kind: 'help' });
+    const documented = [...USAGE.matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1]);
+    const samples: Record<string, string[]> = {
+      '--target': ['local'],
+      '--env': ['sandbox'],
+      '--events': ['400'],
+      '--poison-every': ['50'],
+      '--homes': ['16'],
+      '--fault-minutes': ['10'],
+      '--stage-timeout': ['300'],
+      '--approver': ['Verify run'],
+      '--credential-timeout': ['20'],
+      '--help': [],
+    };
+    expect(documented.sort()).toEqual(Object.keys(samples).sort());
+    for (const [flag, value] of Object.entries(samples))
+      expect(() => parseVerifyArgs([flag, ...value])).not.toThrow();
+  });
+
+  it.each([
+    [['--target', 'prod'], '--target expects azure or local'],
+    [['--events', '10'], '--events expects a whole number from 40 to 100000, got "10"'],
+    [['--events'], '--events expects a whole number from 40 to 100000'],
+    [['--fault-minutes', '61'], '--fault-minutes expects a whole number from 1 to 60, got "61"'],
+    [['--env', '../x'], '--env expects an azd environment name (letters, digits, - and _)'],
+    [['--approver', ''], '--approver expects a name of 1 to 100 characters'],
+    [['--force'], 'unknown option --force (see --help)'],
+  ])('refuses %j: %s', (argv, message) => {
+    expect(() => parseVerifyArgs(argv)).toThrow(message);
+  });
+
+  it('defaults: the sizes per target are chosen later, the rest here', () => {
+    expect(options([])).toMatchObject({
+      target: undefined,
+      events: undefined,
+      poisonEvery: 50,
+      faultMinutes: 10,
+    });
+  });
+});
+
+describe('which target', () => {
+  const dir = (config?: unknown) => {
+    const d = mkdtempSync(join(tmpdir(), 'bw-target-'));
+    if (config !== undefined) {
+      mkdirSync(join(d, '.azure'));
+      writeFileSync(join(d, '.azure', 'config.json'), JSON.stringify(config));
+    }
+    return d;
+  };
+  it('is azure when an azd environment is selected, local otherwise, --target first', () => {
+    expect(chooseTarget(options([]), dir(), {})).toBe('local');
+    expect(chooseTarget(options([]), dir({ defaultEnvironment: 'sandbox' }), {})).toBe('azure');
+    expect(chooseTarget(options([]), dir(), { AZURE_ENV_NAME: 'sandbox' })).toBe('azure');
+    expect(chooseTarget(options(['--env', 'x']), dir(), {})).toBe('azure');
+    expect(chooseTarget(options(['--target', 'local']), dir({ defaultEnvironment: 'sandbox' }), {})).toBe(
+      'local',
+    );
+  });
+});
+
+describe("azd's .env file", () => {
+  it('reads quoted, single-quoted and bare values, skipping comments', () => {
+    const values = parseDotenv(
+      '# azd\nAZURE_ENV_NAME="sandbox"\nSERVICE_API_URI="https://func-x.azurewebsites.net"\nA=\'b c\'\nB=plain\nC="say \\"hi\\""\n',
+    );
+    expect(Object.fromEntries(values)).toEqual({
+      AZURE_ENV_NAME: 'sandbox',
+      SERVICE_API_URI: 'https://func-x.azurewebsites.net',
+      A: 'b c',
+      B: 'plain',
+      C: 'say "hi"',
+    });
+  });
+});
