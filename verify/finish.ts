@@ -30,6 +30,11 @@ export async function finishRun(
   print(`Report (run ${plan.run}, target ${target.kind})`);
   for (const line of counts ? formatCounts(counts) : ['  nothing published, nothing to account for'])
     print(line);
+  print(
+    target.kind === 'local'
+      ? '  timings in simulated seconds (the simulator runs on virtual time; the wall time is below):'
+      : '  timings (wall clock):',
+  );
   for (const line of formatTimings(m)) print(line);
   print(
     '  checkpoints (last sequence number processed per partition: at start / at the fault → at the end):',

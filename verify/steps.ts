@@ -23,7 +23,10 @@ export async function runSteps(c: RunContext): Promise<void> {
       `the app is not in a state to verify (breaker ${first.state ?? 'unknown'}, trigger ${disabledAtStart ? 'disabled' : 'enabled'}); nothing was changed`,
     );
   c.checkpoints.start = await readCheckpointPositions(target.stores);
-  c.print(`OK breaker CLOSED, trigger enabled (${c.elapsed()})`);
+  // Read before anything changes: without access to the key the run would trip the breaker and then
+  // be unable to approve. Kept in this function's memory only.
+  const signingKey = await target.signingKey();
+  c.print(`OK breaker CLOSED, trigger enabled, approval signing key readable (${c.elapsed()})`);
   c.changes.faultSwitchEnabled = true;
   c.print(await target.enableFaultSwitch());
   await c.wait('fault switch answers', async () =>
@@ -72,7 +75,7 @@ export async function runSteps(c: RunContext): Promise<void> {
   // The operator's path: the public page, GET then the form's POST, with a link signed like the email's.
   const link = mintApprovalLink(
     target.app.baseUrl,
-    await target.signingKey(),
+    signingKey,
     { functionName: target.functionName, tripId },
     target.now(),
   );
