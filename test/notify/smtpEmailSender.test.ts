@@ -9,7 +9,7 @@ import {
 import { isEmailConfigError, isEmailDeliveryError, isEmailRejectedError } from '../../src/notify/emailErrors';
 import { tripNotice } from '../../src/notify/messages/tripNotice';
 import { makeSmtpEmailSender } from '../../src/notify/smtpEmailSender';
-import { freePort } from '../support/freePort';
+import { freePort } from '../../sim/services/freePort';
 import { type SmtpSink, startSmtpSink } from '../../sim/azure/smtpSink';
 import { NOW, noticeInput, SIGNING_KEY, trip } from './fixtures';
 

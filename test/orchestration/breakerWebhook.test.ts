@@ -10,7 +10,7 @@ import { WebhookHeader } from '../../src/notify/webhook/webhookSignature';
 import { APPROVAL_EVENT } from '../../src/breaker/orchestrationIds';
 import { BreakerActivity } from '../../src/orchestration/activityNames';
 import { makeBreakerWebhookNotices } from '../../src/orchestration/breakerWebhookNotices';
-import { freePort } from '../support/freePort';
+import { freePort } from '../../sim/services/freePort';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 import { newEpisode, registerBreakerWith, SETTINGS, untilAwaitingApproval } from './breakerFixture';
 

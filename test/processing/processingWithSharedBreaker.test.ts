@@ -14,7 +14,7 @@ import { isCircuitOpenError, TransientSinkError } from '../../src/processing/err
 import { silentLogger } from '../../src/processing/logger';
 import { failures, T0, testPolicy, uniqueName } from '../breaker/breakerStoreContract';
 import { endpointPort, type FaultProxy, startFaultProxy, withEndpointPort } from '../../sim/net/faultProxy';
-import { type RedisService, startRedis } from '../support/localServices';
+import { type RedisService, startRedis } from '../../sim/services/redis';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 
 const DOWN = 'home-down';
