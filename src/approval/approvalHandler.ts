@@ -3,8 +3,8 @@ import type { HttpHandler, HttpRequest, InvocationContext } from '@azure/functio
 import type { HeldBacklog } from '../backlog/heldBacklog';
 import type { BreakerStore } from '../breaker/breakerStore';
 import type { TokenVerification } from '../notify/approvalTokenTypes';
-import { ensureError } from '../processing/errors';
-import type { Clock } from '../time/clock';
+import { ensureError } from '../kernel/ensureError';
+import type { Clock } from '../kernel/clock';
 import {
   approvedPage,
   confirmationPage,

@@ -1,5 +1,5 @@
 import type { DownstreamProbe } from '../downstream/downstreamProbe';
-import type { FailureSample } from '../processing/breakerGate';
+import type { FailureSample } from '../kernel/failureSample';
 
 /**
  * The shared failure window and breaker state (design section 5, "Breaker store"). Every adapter

@@ -1,6 +1,6 @@
 import type { Redis, Result } from 'ioredis';
 
-import type { FailureSample } from '../processing/breakerGate';
+import type { FailureSample } from '../kernel/failureSample';
 import { assertAllowedTransition } from './allowedTransitions';
 import { BreakerStoreCorruptError } from './breakerErrors';
 import { type BreakerPolicy, bucketOf, bucketsInWindow } from './breakerPolicy';
@@ -12,7 +12,7 @@ import type {
   TripRecord,
   WindowBucket,
 } from './breakerStore';
-import { sampleOf } from './failureSample';
+import { sampleOf } from '../kernel/failureSample';
 import { newTripId as defaultNewTripId } from './newTripId';
 import { isStateName, parseStoredState } from './parseStoredState';
 import { parseTripForUpdate, parseTripRecord, tripIdOf } from './parseTripRecord';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 import { odata, type TableClient, type TableEntityResult, type TransactionAction } from '@azure/data-tables';
 
-import type { FailureSample } from '../processing/breakerGate';
+import type { FailureSample } from '../kernel/failureSample';
 import { assertAllowedTransition } from './allowedTransitions';
 import { BreakerStoreCorruptError } from './breakerErrors';
 import { type BreakerPolicy, bucketOf, bucketsInWindow } from './breakerPolicy';
@@ -16,7 +16,7 @@ import type {
   TripRecord,
   WindowBucket,
 } from './breakerStore';
-import { sampleOf } from './failureSample';
+import { sampleOf } from '../kernel/failureSample';
 import { newTripId as defaultNewTripId } from './newTripId';
 import { parseStoredState } from './parseStoredState';
 import { parseTripForUpdate, parseTripRecord } from './parseTripRecord';

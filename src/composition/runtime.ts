@@ -15,7 +15,7 @@ import type { DeadLetterStore } from '../processing/deadLetter';
 import { makeActivitySink } from '../sinks/makeActivitySink';
 import { makePartitionProgress, type PartitionProgress } from '../processing/partitionProgress';
 import { makeStorageClients, type StorageClients } from '../storage/storageClients';
-import { type Clock, systemClock } from '../time/clock';
+import { type Clock, systemClock } from '../kernel/clock';
 import type { NotifyAndControlDeps } from './notifyAndControl';
 
 /** Everything the function handlers need, created once per process. */

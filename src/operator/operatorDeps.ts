@@ -4,7 +4,7 @@ import type { StoreHealth } from '../breaker/storeHealth';
 import type { ProgressSnapshot } from '../processing/partitionProgress';
 import type { OrchestrationControlFactory } from '../approval/orchestrationControl';
 import type { TriggerSwitch } from '../control/triggerSwitch';
-import type { Clock } from '../time/clock';
+import type { Clock } from '../kernel/clock';
 
 /** The thresholds the status shows next to the live counts. */
 export interface OperatorPolicy {

@@ -9,7 +9,7 @@ import {
   type TripRecord,
   type WindowBucket,
 } from '../breaker/breakerStore';
-import { ensureError } from '../processing/errors';
+import { ensureError } from '../kernel/ensureError';
 import type { ProgressSnapshot } from '../processing/partitionProgress';
 import type { OperatorDeps } from './operatorDeps';
 

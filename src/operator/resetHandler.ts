@@ -2,7 +2,7 @@ import type { HttpHandler, HttpResponseInit, InvocationContext } from '@azure/fu
 
 import { AWAITING_APPROVAL } from '../approval/orchestrationControl';
 import type { BreakerState } from '../breaker/breakerStore';
-import { ensureError } from '../processing/errors';
+import { ensureError } from '../kernel/ensureError';
 import { json, readJsonBody } from './jsonResponse';
 import type { OperatorDeps } from './operatorDeps';
 import { resetBodySchema } from './requestSchemas';

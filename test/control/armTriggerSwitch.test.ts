@@ -9,7 +9,7 @@ import {
   isTriggerSwitchVerificationError,
   type TriggerSwitchError,
 } from '../../src/control/triggerSwitchErrors';
-import { silentLogger } from '../../src/processing/logger';
+import { silentLogger } from '../../src/kernel/logger';
 import { type ArmServer, staticTokenCredential, startArmServer } from '../../sim/azure/armServer';
 import { freePort } from '../../sim/services/freePort';
 import { makeSelfSignedCert, type SelfSignedCert } from '../../sim/net/selfSignedCert';

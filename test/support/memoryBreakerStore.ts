@@ -6,7 +6,7 @@ import type {
   TripRecord,
   WindowBucket,
 } from '../../src/breaker/breakerStore';
-import type { FailureSample } from '../../src/processing/breakerGate';
+import type { FailureSample } from '../../src/kernel/failureSample';
 
 export interface MemoryBreakerStore extends BreakerStore {
   /** Sets the state directly (test arrangement). */

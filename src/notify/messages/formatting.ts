@@ -1,4 +1,4 @@
-import type { FailureSample } from '../../processing/breakerGate';
+import type { FailureSample } from '../../kernel/failureSample';
 import type { TriggerSwitchOutcome } from '../../control/triggerSwitchOutcome';
 import { redactSecrets } from './redactSecrets';
 
