@@ -12,12 +12,12 @@ import {
   refusalPage,
   unavailablePage,
 } from './approvalPages';
-import { withEnvironment } from './environmentBanner';
+import { withEnvironment } from '../web/environmentBanner';
 import { refuseSituation, refuseToken } from './approvalRefusal';
 import { PRINCIPAL_HEADER, readApprover } from './approverName';
 import { checkSignedInApprover } from './signedInApprover';
 import { signedInRefusalPage } from './signedInPages';
-import type { OrchestrationControlFactory } from './orchestrationControl';
+import type { OrchestrationControlFactory } from '../orchestration/orchestrationControl';
 import { needsApproveAnyway } from './safetyPanel';
 import { readTripSituation, type SituationStore, type TripSituation } from './tripSituation';
 

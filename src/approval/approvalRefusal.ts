@@ -1,5 +1,5 @@
 import type { ApprovalTokenPayload, TokenVerification } from '../notify/approvalTokenTypes';
-import { AWAITING_APPROVAL } from './orchestrationControl';
+import { AWAITING_APPROVAL } from '../orchestration/orchestrationControl';
 import type { TripSituation } from './tripSituation';
 
 /** Every reason an approval link does not lead to a restart; each has its own page and status. */

@@ -4,7 +4,7 @@ import {
   readableTrips,
   type TripRecord,
 } from '../breaker/breakerStore';
-import type { OrchestrationControl, OrchestrationView } from './orchestrationControl';
+import type { OrchestrationControl, OrchestrationView } from '../orchestration/orchestrationControl';
 
 /** Everything the approval page shows and judges about one trip, read without changing anything. */
 export interface TripSituation {

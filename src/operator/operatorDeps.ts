@@ -2,7 +2,7 @@ import type { HeldBacklog } from '../backlog/heldBacklog';
 import type { BreakerStore } from '../breaker/breakerStore';
 import type { StoreHealth } from '../breaker/storeHealth';
 import type { ProgressSnapshot } from '../processing/partitionProgress';
-import type { OrchestrationControlFactory } from '../approval/orchestrationControl';
+import type { OrchestrationControlFactory } from '../orchestration/orchestrationControl';
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import type { Clock } from '../kernel/clock';
 

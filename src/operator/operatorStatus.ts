@@ -1,6 +1,6 @@
 import type { InvocationContext } from '@azure/functions';
 
-import type { OrchestrationView } from '../approval/orchestrationControl';
+import type { OrchestrationView } from '../orchestration/orchestrationControl';
 import type { HeldBacklog } from '../backlog/heldBacklog';
 import {
   type BreakerState,

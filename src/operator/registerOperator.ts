@@ -1,6 +1,6 @@
 import { app, type HttpHandler, type HttpMethod } from '@azure/functions';
 
-import { durableClientInput } from '../approval/durableOrchestrationControl';
+import { durableClientInput } from '../orchestration/durableOrchestrationControl';
 import { makeDashboardHandler } from './dashboardHandler';
 import { makeHistoryHandler } from './historyHandler';
 import type { OperatorDeps } from './operatorDeps';

@@ -2,7 +2,7 @@ import type { InvocationContext } from '@azure/functions';
 import * as df from 'durable-functions';
 
 import type { BreakerStateName } from '../breaker/breakerStore';
-import { BREAKER_ORCHESTRATOR } from '../breaker/orchestrationIds';
+import { BREAKER_ORCHESTRATOR } from './orchestrationIds';
 import { BreakerActivity } from './activityNames';
 import {
   type BreakerActivities,

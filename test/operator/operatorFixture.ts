@@ -1,4 +1,4 @@
-import { durableOrchestrationControl } from '../../src/approval/durableOrchestrationControl';
+import { durableOrchestrationControl } from '../../src/orchestration/durableOrchestrationControl';
 import type { TriggerSwitch } from '../../src/control/triggerSwitch';
 import type { OperatorPolicy } from '../../src/operator/operatorDeps';
 import { registerOperator } from '../../src/operator/registerOperator';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookConfig } from '../../src/config/operationsConfig';
 import { makeWebhookSender } from '../../src/notify/webhook/webhookSender';
 import { WebhookHeader } from '../../src/notify/webhook/webhookSignature';
-import { APPROVAL_EVENT } from '../../src/breaker/orchestrationIds';
+import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import { BreakerActivity } from '../../src/orchestration/activityNames';
 import { makeBreakerWebhookNotices } from '../../src/orchestration/breakerWebhookNotices';
 import { freePort } from '../../sim/services/freePort';
