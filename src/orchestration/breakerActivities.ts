@@ -126,12 +126,20 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
       return setTrigger(functionName, true);
     },
 
-    /** Never enables while the store is OPEN: that trip's orchestration holds the trigger off. */
-    async enableTrigger(functionName: string, tripId: string, logger: Logger): Promise<GuardedControl> {
+    /**
+     * Never enables while the store is OPEN: that trip's orchestration holds the trigger off. `record`
+     * false leaves the trip's record alone (an episode making sure it left nothing disabled).
+     */
+    async enableTrigger(
+      functionName: string,
+      tripId: string,
+      logger: Logger,
+      options: { readonly record: boolean } = { record: true },
+    ): Promise<GuardedControl> {
       const current = await deps.store.getState();
       if (current.state === 'OPEN') return { skipped: describe(current) };
       const outcome = await setTrigger(functionName, false);
-      if (outcome.ok) await audit(tripId, { resumedAt: deps.clock.now() }, logger);
+      if (outcome.ok && options.record) await audit(tripId, { resumedAt: deps.clock.now() }, logger);
       return outcome;
     },
 

@@ -40,8 +40,10 @@ export function registerBreakerOrchestration(
     return acts().disableTrigger(asString(functionName, 'functionName'), asString(tripId, 'tripId'));
   });
   activity(BreakerActivity.enableTrigger, (input, context) => {
-    const { functionName, tripId } = asRecord(input);
-    return acts().enableTrigger(asString(functionName, 'functionName'), asString(tripId, 'tripId'), context);
+    const { functionName, tripId, record } = asRecord(input);
+    return acts().enableTrigger(asString(functionName, 'functionName'), asString(tripId, 'tripId'), context, {
+      record: record !== false,
+    });
   });
   activity(BreakerActivity.sendEmail, (input, context) =>
     acts().sendEmail(asRecord(input) as unknown as BreakerNotice, context),
