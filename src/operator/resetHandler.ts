@@ -1,6 +1,6 @@
 import type { HttpHandler, HttpResponseInit, InvocationContext } from '@azure/functions';
 
-import { AWAITING_APPROVAL } from '../orchestration/orchestrationControl';
+import { AWAITING_APPROVAL } from '../orchestration/breakerStatus';
 import type { BreakerState } from '../breaker/breakerStore';
 import { ensureError } from '../kernel/ensureError';
 import { json, readJsonBody } from './jsonResponse';

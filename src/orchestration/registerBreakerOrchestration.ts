@@ -1,7 +1,7 @@
 import type { InvocationContext } from '@azure/functions';
 import * as df from 'durable-functions';
 
-import type { BreakerStateName } from '../breaker/breakerStore';
+import { isStateName } from '../breaker/parseStoredState';
 import { BREAKER_ORCHESTRATOR } from './orchestrationIds';
 import { BreakerActivity } from './activityNames';
 import {
@@ -77,14 +77,11 @@ function asRecord(value: unknown): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-const STATES: readonly string[] = ['CLOSED', 'OPEN', 'HALF_OPEN'] satisfies BreakerStateName[];
-
 function asTransition(value: unknown): TransitionInput {
   const { from, to, tripId, approvedBy } = asRecord(value);
   const state = (s: unknown) => {
-    if (typeof s !== 'string' || !STATES.includes(s))
-      throw new InvalidActivityInputError(`bad state ${String(s)}`);
-    return s as BreakerStateName;
+    if (!isStateName(s)) throw new InvalidActivityInputError(`bad state ${String(s)}`);
+    return s;
   };
   return {
     from: state(from),
