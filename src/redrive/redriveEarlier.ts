@@ -1,7 +1,8 @@
 import type { RetryPolicy } from 'cockatiel';
 
 import type { ActivitySink } from '../processing/activitySink';
-import { type DeadLetterMessage, PROPERTIES_SUFFIX } from '../processing/blobQueueDeadLetterStore';
+import { PROPERTIES_SUFFIX } from '../processing/blobQueueDeadLetterStore';
+import type { DeadLetterMessage } from '../processing/deadLetterMessage';
 import { decodeReading } from '../processing/decodeReading';
 import { isPoisonEventError } from '../processing/errors';
 import { ensureError } from '../kernel/ensureError';

@@ -2,7 +2,7 @@ import type { InvocationContext, StorageQueueHandler } from '@azure/functions';
 
 import type { BreakerStateName, BreakerStore } from '../breaker/breakerStore';
 import type { ActivitySink } from '../processing/activitySink';
-import type { DeadLetterMessage } from '../processing/blobQueueDeadLetterStore';
+import type { DeadLetterMessage } from '../processing/deadLetterMessage';
 import { decodeReading } from '../processing/decodeReading';
 import { isPoisonEventError } from '../processing/errors';
 import { ensureError } from '../kernel/ensureError';
@@ -12,7 +12,7 @@ import { boundText } from '../text/boundText';
 import type { Clock } from '../kernel/clock';
 import { blobNameProblem } from './blobNameProblem';
 import type { DeadLetterArchive } from './deadLetterArchive';
-import { parseDeadLetterMessage } from './deadLetterMessageSchema';
+import { parseDeadLetterMessage } from '../processing/deadLetterMessage';
 import { redriveEarlier } from './redriveEarlier';
 import type { RedriveDeferral } from './redriveDeferral';
 import type { RedriveRefusal } from './redriveRefusal';
