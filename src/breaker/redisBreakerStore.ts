@@ -3,7 +3,7 @@ import type { Redis, Result } from 'ioredis';
 import type { FailureSample } from '../kernel/failureSample';
 import { assertAllowedTransition } from './allowedTransitions';
 import { BreakerStoreCorruptError } from './breakerErrors';
-import { type BreakerPolicy, bucketOf, bucketsInWindow } from './breakerPolicy';
+import { type BreakerPolicy, bucketsInWindow, windowOf } from './breakerPolicy';
 import type {
   BreakerState,
   BreakerStateName,
@@ -137,11 +137,7 @@ export function makeRedisBreakerStore(deps: RedisBreakerStoreDeps): BreakerStore
           }
           counts.set(bucket, count);
         }
-        const current = bucketOf(policy, now);
-        return Array.from({ length: buckets }, (_, i) => {
-          const bucket = current - buckets + 1 + i;
-          return { start: bucket * policy.bucketMs, failures: counts.get(bucket) ?? 0 };
-        });
+        return windowOf(policy, now, counts);
       }),
 
     history: (limit: number) =>

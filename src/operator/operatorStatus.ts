@@ -12,6 +12,7 @@ import {
 import { ensureError } from '../kernel/ensureError';
 import type { ProgressSnapshot } from '../processing/partitionProgress';
 import type { OperatorDeps } from './operatorDeps';
+import { failuresIn } from '../breaker/breakerPolicy';
 
 /** A snapshot of the breaker for the status API and dashboard. Parts that could not be read are null. */
 export interface OperatorStatus {
@@ -80,7 +81,7 @@ export async function readOperatorStatus(
     breaker,
     orchestration,
     buckets,
-    failuresInWindow: buckets === null ? null : buckets.reduce((s, b) => s + b.failures, 0),
+    failuresInWindow: buckets === null ? null : failuresIn(buckets),
     activeThreshold: breaker?.state === 'HALF_OPEN' ? deps.policy.probationThreshold : deps.policy.threshold,
     trips,
     currentTrip:

@@ -20,6 +20,7 @@ import type { BreakerWebhookBuilder } from './breakerWebhookNotices';
 import type { ControlOutcome } from './breakerStatus';
 import { toControlOutcome } from './controlOutcome';
 import { type EpisodeSettings, episodeSettingsOf } from './episodeSettings';
+import { failuresIn } from '../breaker/breakerPolicy';
 
 export interface BreakerActivityDeps {
   readonly store: BreakerStore;
@@ -177,7 +178,7 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
     async readState(): Promise<StoreSnapshot> {
       const now = deps.clock.now();
       const [state, buckets] = await Promise.all([deps.store.getState(), deps.store.windowBuckets(now)]);
-      const failuresInWindow = buckets.reduce((sum, b) => sum + b.failures, 0);
+      const failuresInWindow = failuresIn(buckets);
       return { state: state.state, tripId: state.tripId, failuresInWindow };
     },
   };
