@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { DurableHost } from './durableHost';
-import type { Clock } from '../../src/time/clock';
+import type { Clock } from '../../src/kernel/clock';
 import { durableClientData } from './durableClientData';
 
 /** How a start with the id of an existing instance is decided (see `DurableBackend`). */

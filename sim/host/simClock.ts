@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/time/clock';
+import type { Clock } from '../../src/kernel/clock';
 
 /** Virtual time for end-to-end runs: only `advance` moves it, so a run is repeatable. */
 export class SimClock implements Clock {

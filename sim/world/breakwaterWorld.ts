@@ -1,7 +1,7 @@
 import { QueueServiceClient } from '@azure/storage-queue';
 
 import type { Runtime } from '../../src/composition/runtime';
-import type { DeadLetterMessage } from '../../src/processing/blobQueueDeadLetterStore';
+import type { DeadLetterMessage } from '../../src/processing/deadLetterMessage';
 import { type ArmServer, startArmServer } from '../azure/armServer';
 import { bindingOfType, invokeRpc } from '../host/fakeFunctionsCore';
 import { type FunctionsHttpServer, startFunctionsHttpServer } from '../host/functionsHttpServer';

@@ -4,7 +4,7 @@ import { TableClient } from '@azure/data-tables';
 import type { SinkKind } from '../../src/config/sinkSettings';
 import type { ActivitySink } from '../../src/processing/activitySink';
 import { readingVersion, type SensorActivityRow } from '../../src/processing/homeActivityTableSink';
-import type { Clock } from '../../src/time/clock';
+import type { Clock } from '../../src/kernel/clock';
 import { type HttpDownstream, startHttpDownstream } from './httpDownstream';
 import type { Downstream } from './downstream';
 import { invocationScope } from '../host/invocationScope';

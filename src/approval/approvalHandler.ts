@@ -3,8 +3,8 @@ import type { HttpHandler, HttpRequest, InvocationContext } from '@azure/functio
 import type { HeldBacklog } from '../backlog/heldBacklog';
 import type { BreakerStore } from '../breaker/breakerStore';
 import type { TokenVerification } from '../notify/approvalTokenTypes';
-import { ensureError } from '../processing/errors';
-import type { Clock } from '../time/clock';
+import { ensureError } from '../kernel/ensureError';
+import type { Clock } from '../kernel/clock';
 import {
   approvedPage,
   confirmationPage,
@@ -12,12 +12,12 @@ import {
   refusalPage,
   unavailablePage,
 } from './approvalPages';
-import { withEnvironment } from './environmentBanner';
+import { withEnvironment } from '../web/environmentBanner';
 import { refuseSituation, refuseToken } from './approvalRefusal';
 import { PRINCIPAL_HEADER, readApprover } from './approverName';
 import { checkSignedInApprover } from './signedInApprover';
 import { signedInRefusalPage } from './signedInPages';
-import type { OrchestrationControlFactory } from './orchestrationControl';
+import type { OrchestrationControlFactory } from '../orchestration/orchestrationControl';
 import { needsApproveAnyway } from './safetyPanel';
 import { readTripSituation, type SituationStore, type TripSituation } from './tripSituation';
 

@@ -5,9 +5,9 @@ import type { HeldBacklog } from '../backlog/heldBacklog';
 import type { ApprovalTokenPayload } from '../notify/approvalTokenTypes';
 import type { ApprovalRefusal } from './approvalRefusal';
 import { refusalStatus } from './approvalRefusal';
-import { formatCount, formatTime } from './formatting';
-import { html, type SafeHtml } from './html';
-import { htmlPage } from './pageResponse';
+import { formatCount, formatTime } from '../web/formatting';
+import { html, type SafeHtml } from '../web/html';
+import { htmlPage } from '../web/pageResponse';
 import { approveAnywayField, needsApproveAnyway, safetyPanel } from './safetyPanel';
 import type { TripSituation } from './tripSituation';
 

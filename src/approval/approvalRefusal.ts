@@ -1,12 +1,10 @@
-import type { ApprovalTokenPayload, TokenVerification } from '../notify/approvalTokenTypes';
-import { AWAITING_APPROVAL } from './orchestrationControl';
+import type { ApprovalTokenPayload, TokenRejection, TokenVerification } from '../notify/approvalTokenTypes';
+import { APPROVED_PHASES, AWAITING_APPROVAL } from '../orchestration/breakerStatus';
 import type { TripSituation } from './tripSituation';
 
 /** Every reason an approval link does not lead to a restart; each has its own page and status. */
 export type ApprovalRefusal =
-  | 'malformed'
-  | 'bad-signature'
-  | 'expired'
+  | TokenRejection
   | 'other-function'
   | 'stale-trip'
   | 'already-approved'
@@ -27,9 +25,6 @@ export const refusalStatus: Readonly<Record<ApprovalRefusal, number>> = {
   'missing-approver': 400,
   'cross-site': 403,
 };
-
-/** Orchestration phases that can only be reached after an approval. */
-const APPROVED_PHASES = new Set(['resuming', 'probation', 'closed', 'enable-failed']);
 
 /** The token's own verdict plus the function check: no I/O needed. */
 export function refuseToken(
@@ -58,7 +53,7 @@ export function refuseSituation(tripId: string, situation: TripSituation): Appro
   const approved =
     situation.trip?.approvedAt !== undefined ||
     situation.orchestration?.approvedBy !== undefined ||
-    (phase !== undefined && APPROVED_PHASES.has(phase));
+    (phase !== undefined && APPROVED_PHASES.includes(phase));
   if (approved) return 'already-approved';
   if (situation.state.state === 'CLOSED') return 'circuit-closed';
   if (phase !== AWAITING_APPROVAL) return 'not-waiting';

@@ -2,7 +2,7 @@ import { app } from '@azure/functions';
 
 import { APPROVAL_ROUTE } from '../notify/approvalLink';
 import { type ApprovalHandlerDeps, makeApprovalHandler } from './approvalHandler';
-import { durableClientInput } from './durableOrchestrationControl';
+import { durableClientInput } from '../orchestration/durableOrchestrationControl';
 
 export const APPROVAL_FUNCTION = 'Approve';
 

@@ -2,8 +2,8 @@ import { describeOldest, formatSpan } from '../backlog/describeBacklog';
 import type { HeldBacklog } from '../backlog/heldBacklog';
 import { describeDownstream } from '../downstream/describeDownstream';
 import type { DownstreamProbe } from '../downstream/downstreamProbe';
-import { formatTime } from './formatting';
-import { html, type SafeHtml } from './html';
+import { formatTime } from '../web/formatting';
+import { html, type SafeHtml } from '../web/html';
 
 /** Whether approving needs the explicit "approve anyway": the last probe of the downstream failed. */
 export const needsApproveAnyway = (probe: DownstreamProbe | undefined): boolean => probe?.ok === false;

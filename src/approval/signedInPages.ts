@@ -1,8 +1,8 @@
 import type { HttpResponseInit } from '@azure/functions';
 
 import { APPROVAL_ROUTE } from '../notify/approvalLink';
-import { html } from './html';
-import { htmlPage } from './pageResponse';
+import { html } from '../web/html';
+import { htmlPage } from '../web/pageResponse';
 import type { SignedInRefusal } from './signedInApprover';
 
 /**

@@ -4,7 +4,8 @@ import {
   readableTrips,
   type TripRecord,
 } from '../breaker/breakerStore';
-import type { OrchestrationControl, OrchestrationView } from './orchestrationControl';
+import type { OrchestrationControl, OrchestrationView } from '../orchestration/orchestrationControl';
+import { failuresIn } from '../breaker/breakerPolicy';
 
 /** Everything the approval page shows and judges about one trip, read without changing anything. */
 export interface TripSituation {
@@ -42,7 +43,7 @@ export async function readTripSituation(
     state,
     // Unreadable records of other trips are skipped, never a reason to refuse this one.
     trip: readableTrips(history).find((t) => t.tripId === tripId),
-    failuresInWindow: buckets.reduce((sum, b) => sum + b.failures, 0),
+    failuresInWindow: failuresIn(buckets),
     deadLetters,
     orchestration,
   };

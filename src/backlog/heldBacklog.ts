@@ -1,6 +1,6 @@
 import { redactSecrets } from '../notify/messages/redactSecrets';
-import { ensureError } from '../processing/errors';
-import type { Clock } from '../time/clock';
+import { ensureError } from '../kernel/ensureError';
+import type { Clock } from '../kernel/clock';
 import type { Checkpoint } from './checkpoints';
 import type { HubReader, PartitionFacts } from './hubReader';
 

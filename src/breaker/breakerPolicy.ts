@@ -1,4 +1,5 @@
 import type { BreakerConfig } from '../config/appConfig';
+import type { WindowBucket } from './breakerStore';
 
 /** The numbers a breaker store decides with; every adapter applies the same policy. */
 export interface BreakerPolicy {
@@ -30,3 +31,24 @@ export const bucketsInWindow = (policy: BreakerPolicy): number =>
 
 /** Index of the bucket holding `now`. */
 export const bucketOf = (policy: BreakerPolicy, now: number): number => Math.floor(now / policy.bucketMs);
+
+/**
+ * The window as every store shows it: one entry per bucket, oldest first, ending with the bucket of
+ * `now`; `counts` maps bucket index to failures (missing: none).
+ */
+export function windowOf(
+  policy: BreakerPolicy,
+  now: number,
+  counts: ReadonlyMap<number, number>,
+): readonly WindowBucket[] {
+  const buckets = bucketsInWindow(policy);
+  const current = bucketOf(policy, now);
+  return Array.from({ length: buckets }, (_, i) => {
+    const bucket = current - buckets + 1 + i;
+    return { start: bucket * policy.bucketMs, failures: counts.get(bucket) ?? 0 };
+  });
+}
+
+/** Failures in a window as `windowBuckets` returns it. */
+export const failuresIn = (window: readonly WindowBucket[]): number =>
+  window.reduce((sum, b) => sum + b.failures, 0);

@@ -1,11 +1,13 @@
 import type { DownstreamProbe } from '../downstream/downstreamProbe';
-import type { FailureSample } from '../processing/breakerGate';
+import type { FailureSample } from '../kernel/failureSample';
 
 /**
  * The shared failure window and breaker state (design section 5, "Breaker store"). Every adapter
  * (Redis, Table) passes one contract test suite. All times are milliseconds since the epoch.
  */
-export type BreakerStateName = 'CLOSED' | 'OPEN' | 'HALF_OPEN';
+/** The breaker's states (the one list; the Redis scripts spell them out in Lua). */
+export const BREAKER_STATES = ['CLOSED', 'OPEN', 'HALF_OPEN'] as const;
+export type BreakerStateName = (typeof BREAKER_STATES)[number];
 
 export interface BreakerState {
   readonly state: BreakerStateName;

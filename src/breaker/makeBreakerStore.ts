@@ -1,7 +1,7 @@
 import type { TokenCredential } from '@azure/core-auth';
 
 import type { AppConfig } from '../config/appConfig';
-import type { Clock } from '../time/clock';
+import type { Clock } from '../kernel/clock';
 import type { StorageClients } from '../storage/storageClients';
 import { breakerPolicyFrom } from './breakerPolicy';
 import type { BreakerStore } from './breakerStore';

@@ -1,7 +1,7 @@
 import { BreakerStoreCorruptError } from './breakerErrors';
-import type { BreakerState, BreakerStateName } from './breakerStore';
+import { BREAKER_STATES, type BreakerState, type BreakerStateName } from './breakerStore';
 
-const stateNames: ReadonlySet<string> = new Set<BreakerStateName>(['CLOSED', 'OPEN', 'HALF_OPEN']);
+const stateNames: ReadonlySet<string> = new Set(BREAKER_STATES);
 
 export const isStateName = (value: unknown): value is BreakerStateName =>
   typeof value === 'string' && stateNames.has(value);

@@ -1,9 +1,9 @@
 import type { Redis, Result } from 'ioredis';
 
-import type { FailureSample } from '../processing/breakerGate';
+import type { FailureSample } from '../kernel/failureSample';
 import { assertAllowedTransition } from './allowedTransitions';
 import { BreakerStoreCorruptError } from './breakerErrors';
-import { type BreakerPolicy, bucketOf, bucketsInWindow } from './breakerPolicy';
+import { type BreakerPolicy, bucketsInWindow, windowOf } from './breakerPolicy';
 import type {
   BreakerState,
   BreakerStateName,
@@ -12,7 +12,7 @@ import type {
   TripRecord,
   WindowBucket,
 } from './breakerStore';
-import { sampleOf } from './failureSample';
+import { sampleOf } from '../kernel/failureSample';
 import { newTripId as defaultNewTripId } from './newTripId';
 import { isStateName, parseStoredState } from './parseStoredState';
 import { parseTripForUpdate, parseTripRecord, tripIdOf } from './parseTripRecord';
@@ -137,11 +137,7 @@ export function makeRedisBreakerStore(deps: RedisBreakerStoreDeps): BreakerStore
           }
           counts.set(bucket, count);
         }
-        const current = bucketOf(policy, now);
-        return Array.from({ length: buckets }, (_, i) => {
-          const bucket = current - buckets + 1 + i;
-          return { start: bucket * policy.bucketMs, failures: counts.get(bucket) ?? 0 };
-        });
+        return windowOf(policy, now, counts);
       }),
 
     history: (limit: number) =>

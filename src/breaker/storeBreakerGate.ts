@@ -1,6 +1,7 @@
-import type { BreakerGate, FailureSample, GateState, RecordedFailures } from '../processing/breakerGate';
-import type { Logger } from '../processing/logger';
-import type { Clock } from '../time/clock';
+import type { BreakerGate, GateState, RecordedFailures } from '../processing/breakerGate';
+import type { FailureSample } from '../kernel/failureSample';
+import type { Logger } from '../kernel/logger';
+import type { Clock } from '../kernel/clock';
 import type { BreakerStore } from './breakerStore';
 import { makeStoreHealthTracker, type StoreHealth } from './storeHealth';
 

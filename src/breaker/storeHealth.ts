@@ -1,5 +1,5 @@
-import type { Clock } from '../time/clock';
-import type { Logger } from '../processing/logger';
+import type { Clock } from '../kernel/clock';
+import type { Logger } from '../kernel/logger';
 import { telemetryLine } from '../telemetry/telemetryNames';
 
 /** Reachability of the breaker store, for the status page (G6). */

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 
 import { odata, type TableClient, type TableEntityResult, type TransactionAction } from '@azure/data-tables';
 
-import type { FailureSample } from '../processing/breakerGate';
+import type { FailureSample } from '../kernel/failureSample';
 import { assertAllowedTransition } from './allowedTransitions';
 import { BreakerStoreCorruptError } from './breakerErrors';
-import { type BreakerPolicy, bucketOf, bucketsInWindow } from './breakerPolicy';
+import { type BreakerPolicy, bucketOf, bucketsInWindow, windowOf } from './breakerPolicy';
 import type {
   BreakerState,
   BreakerStateName,
@@ -14,9 +14,8 @@ import type {
   TripCause,
   TripEntry,
   TripRecord,
-  WindowBucket,
 } from './breakerStore';
-import { sampleOf } from './failureSample';
+import { sampleOf } from '../kernel/failureSample';
 import { newTripId as defaultNewTripId } from './newTripId';
 import { parseStoredState } from './parseStoredState';
 import { parseTripForUpdate, parseTripRecord } from './parseTripRecord';
@@ -341,13 +340,10 @@ export function makeTableBreakerStore(deps: TableBreakerStoreDeps): TableBreaker
 
     windowBuckets: (now) =>
       serial(async () => {
-        const { live, current } = await readWindow(now);
+        const { live } = await readWindow(now);
         const counts = new Map<number, number>();
         for (const r of live) counts.set(r.bucket, (counts.get(r.bucket) ?? 0) + r.count);
-        return Array.from({ length: buckets }, (_, i): WindowBucket => {
-          const b = current - buckets + 1 + i;
-          return { start: b * policy.bucketMs, failures: counts.get(b) ?? 0 };
-        });
+        return windowOf(policy, now, counts);
       }),
 
     history: (limit) =>

@@ -4,7 +4,7 @@ import { makeTableFaultSwitchStore } from '../faults/tableFaultSwitchStore';
 import { withFaultSwitch } from '../faults/withFaultSwitch';
 import type { ActivitySink } from '../processing/activitySink';
 import type { StorageClients } from '../storage/storageClients';
-import type { Clock } from '../time/clock';
+import type { Clock } from '../kernel/clock';
 import type { Runtime } from './runtime';
 
 /** The switch's row shares the breaker's table (its own partition), on the app's storage account. */

@@ -6,7 +6,7 @@ import { makeTriggerSwitch, type TriggerSwitchDeps } from '../control/makeTrigge
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import type { EmailSender } from '../notify/emailSender';
 import { type EmailSenderDeps, makeEmailSender } from '../notify/makeEmailSender';
-import type { Logger } from '../processing/logger';
+import type { Logger } from '../kernel/logger';
 
 export { makeEmailSender, makeTriggerSwitch };
 

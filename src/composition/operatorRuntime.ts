@@ -1,9 +1,9 @@
 import type { ApprovalHandlerDeps } from '../approval/approvalHandler';
-import { durableOrchestrationControl } from '../approval/durableOrchestrationControl';
+import { durableOrchestrationControl } from '../orchestration/durableOrchestrationControl';
 import { makeTriggerSwitch } from '../control/makeTriggerSwitch';
 import { verifyApprovalToken } from '../notify/approvalToken';
 import type { OperatorDeps } from '../operator/operatorDeps';
-import { queueDeadLetterCount } from '../operator/queueDeadLetterCount';
+import { queueDeadLetterCount } from '../processing/queueDeadLetterCount';
 import { blobDeadLetterArchive } from '../redrive/deadLetterArchive';
 import { queueRedriveDeferral } from '../redrive/redriveDeferral';
 import { queueRedriveRefusal } from '../redrive/redriveRefusal';

@@ -4,7 +4,7 @@ import { makeBreakerMessages } from '../orchestration/breakerMessages';
 import type { BreakerOrchestratorSettings } from '../orchestration/breakerOrchestrator';
 import type { WatchdogDeps } from '../orchestration/runWatchdog';
 import type { HeartbeatDeps } from '../telemetry/heartbeat';
-import { queueDeadLetterCount } from '../operator/queueDeadLetterCount';
+import { queueDeadLetterCount } from '../processing/queueDeadLetterCount';
 import { heldBacklogReaderFor } from './backlogRuntime';
 import { makeNotifyAndControl } from './notifyAndControl';
 import { webhookDeps } from './webhookDeps';

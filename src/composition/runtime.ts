@@ -16,7 +16,7 @@ import { makeActivitySink } from '../sinks/makeActivitySink';
 import { withFaultSwitchWhenEnabled } from './faultSwitchRuntime';
 import { makePartitionProgress, type PartitionProgress } from '../processing/partitionProgress';
 import { makeStorageClients, type StorageClients } from '../storage/storageClients';
-import { type Clock, systemClock } from '../time/clock';
+import { type Clock, systemClock } from '../kernel/clock';
 import type { NotifyAndControlDeps } from './notifyAndControl';
 
 /** Everything the function handlers need, created once per process. */

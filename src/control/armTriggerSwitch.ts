@@ -1,7 +1,7 @@
 import { type WebSiteManagementClientOptionalParams, WebSiteManagementClient } from '@azure/arm-appservice';
 import type { TokenCredential } from '@azure/core-auth';
 
-import type { Logger } from '../processing/logger';
+import type { Logger } from '../kernel/logger';
 import { type ArmTarget, classifyArmError } from './classifyArmError';
 import { disabledSettingName, type TriggerSwitch } from './triggerSwitch';
 import { TriggerSwitchVerificationError } from './triggerSwitchErrors';

@@ -1,4 +1,4 @@
-import type { Logger } from '../processing/logger';
+import type { Logger } from '../kernel/logger';
 import type { TriggerSwitch } from './triggerSwitch';
 
 export interface LocalTriggerSwitch extends TriggerSwitch {

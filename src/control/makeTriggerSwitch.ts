@@ -1,7 +1,7 @@
 import type { TokenCredential } from '@azure/core-auth';
 
 import type { ControlConfig } from '../config/appConfig';
-import type { Logger } from '../processing/logger';
+import type { Logger } from '../kernel/logger';
 import { type ArmTlsSettings, makeArmTriggerSwitch } from './armTriggerSwitch';
 import { makeLocalTriggerSwitch } from './localTriggerSwitch';
 import type { TriggerSwitch } from './triggerSwitch';

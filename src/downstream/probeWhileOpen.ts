@@ -1,7 +1,7 @@
 import { readableTrips } from '../breaker/breakerStore';
 import type { BreakerStore } from '../breaker/breakerStore';
 import type { ActivitySink } from '../processing/activitySink';
-import type { Clock } from '../time/clock';
+import type { Clock } from '../kernel/clock';
 import { type DownstreamProbe, nextProbe } from './downstreamProbe';
 import { runProbe } from './runProbe';
 

@@ -1,7 +1,7 @@
 import { redactSecrets } from '../notify/messages/redactSecrets';
 import type { ActivitySink } from '../processing/activitySink';
 import { classifyError } from '../processing/classifyError';
-import { ensureError } from '../processing/errors';
+import { ensureError } from '../kernel/ensureError';
 import type { ProbeOutcome } from './downstreamProbe';
 
 /** A probe that hangs is a failed probe: the downstream did not answer in time. */

@@ -1,8 +1,8 @@
 import type { HttpHandler } from '@azure/functions';
 
 import { json, readJsonBody } from '../operator/jsonResponse';
-import { ensureError } from '../processing/errors';
-import type { Clock } from '../time/clock';
+import { ensureError } from '../kernel/ensureError';
+import type { Clock } from '../kernel/clock';
 import { faultBodySchema } from './faultRequest';
 import { type FaultState, type FaultSwitchStore, isFaultActive } from './faultState';
 

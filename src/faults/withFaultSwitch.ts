@@ -1,6 +1,6 @@
 import type { ActivitySink } from '../processing/activitySink';
-import type { Logger } from '../processing/logger';
-import type { Clock } from '../time/clock';
+import type { Logger } from '../kernel/logger';
+import type { Clock } from '../kernel/clock';
 import { InjectedFaultError } from './faultErrors';
 import { type FaultState, type FaultSwitchStore, isFaultActive } from './faultState';
 

@@ -90,4 +90,3 @@ function decodeBase64url(text: string): Buffer | undefined {
 }
 
 export { APPROVAL_ROUTE, approvalLink } from './approvalLink';
-export { type ApprovalCheck, type ApprovalRefusal, checkApprovalFor } from './checkApprovalFor';

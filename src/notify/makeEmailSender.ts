@@ -1,7 +1,7 @@
 import type { TokenCredential } from '@azure/core-auth';
 
 import type { EmailConfig } from '../config/appConfig';
-import type { Logger } from '../processing/logger';
+import type { Logger } from '../kernel/logger';
 import { type AcsTlsSettings, makeAcsEmailClient, makeAcsEmailSender } from './acsEmailSender';
 import type { EmailSender } from './emailSender';
 import { makeLogEmailSender } from './logEmailSender';

@@ -1,6 +1,6 @@
 import type { HttpHandler } from '@azure/functions';
 
-import { withEnvironment } from '../approval/environmentBanner';
+import { withEnvironment } from '../web/environmentBanner';
 import { dashboardPage } from './dashboardPage';
 import type { OperatorDeps } from './operatorDeps';
 import { readOperatorStatus } from './operatorStatus';

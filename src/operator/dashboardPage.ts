@@ -1,8 +1,8 @@
 import type { HttpResponseInit } from '@azure/functions';
 
-import { formatCount, formatDuration, formatTime } from '../approval/formatting';
-import { html, type SafeHtml } from '../approval/html';
-import { htmlPage } from '../approval/pageResponse';
+import { formatCount, formatDuration, formatTime } from '../web/formatting';
+import { html, type SafeHtml } from '../web/html';
+import { htmlPage } from '../web/pageResponse';
 import { isReadableTrip, readableTrips, type TripEntry, type TripRecord } from '../breaker/breakerStore';
 import { safetyPanel } from '../approval/safetyPanel';
 import { describeBacklog } from '../backlog/describeBacklog';

@@ -1,5 +1,5 @@
 import type { WindowBucket } from '../breaker/breakerStore';
-import { html, type SafeHtml } from '../approval/html';
+import { html, type SafeHtml } from '../web/html';
 
 const W = 600;
 const H = 160;

@@ -2,10 +2,10 @@ import type { HeldBacklog } from '../backlog/heldBacklog';
 import type { BreakerStore } from '../breaker/breakerStore';
 import type { StoreHealth } from '../breaker/storeHealth';
 import type { ProgressSnapshot } from '../processing/partitionProgress';
-import type { OrchestrationControlFactory } from '../approval/orchestrationControl';
+import type { OrchestrationControlFactory } from '../orchestration/orchestrationControl';
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import type { FaultSwitchDeps } from '../faults/faultHandler';
-import type { Clock } from '../time/clock';
+import type { Clock } from '../kernel/clock';
 
 /** The thresholds the status shows next to the live counts. */
 export interface OperatorPolicy {

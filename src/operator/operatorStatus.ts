@@ -1,6 +1,6 @@
 import type { InvocationContext } from '@azure/functions';
 
-import type { OrchestrationView } from '../approval/orchestrationControl';
+import type { OrchestrationView } from '../orchestration/orchestrationControl';
 import type { HeldBacklog } from '../backlog/heldBacklog';
 import {
   type BreakerState,
@@ -9,9 +9,10 @@ import {
   type TripRecord,
   type WindowBucket,
 } from '../breaker/breakerStore';
-import { ensureError } from '../processing/errors';
+import { ensureError } from '../kernel/ensureError';
 import type { ProgressSnapshot } from '../processing/partitionProgress';
 import type { OperatorDeps } from './operatorDeps';
+import { failuresIn } from '../breaker/breakerPolicy';
 
 /** A snapshot of the breaker for the status API and dashboard. Parts that could not be read are null. */
 export interface OperatorStatus {
@@ -80,7 +81,7 @@ export async function readOperatorStatus(
     breaker,
     orchestration,
     buckets,
-    failuresInWindow: buckets === null ? null : buckets.reduce((s, b) => s + b.failures, 0),
+    failuresInWindow: buckets === null ? null : failuresIn(buckets),
     activeThreshold: breaker?.state === 'HALF_OPEN' ? deps.policy.probationThreshold : deps.policy.threshold,
     trips,
     currentTrip:

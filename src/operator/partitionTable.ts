@@ -1,5 +1,5 @@
-import { formatTime } from '../approval/formatting';
-import { html, type SafeHtml } from '../approval/html';
+import { formatTime } from '../web/formatting';
+import { html, type SafeHtml } from '../web/html';
 import type { ProgressSnapshot } from '../processing/partitionProgress';
 
 /**

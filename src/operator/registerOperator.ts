@@ -1,7 +1,7 @@
 import { app, type HttpHandler, type HttpMethod } from '@azure/functions';
 
-import { durableClientInput } from '../approval/durableOrchestrationControl';
 import { makeFaultHandler } from '../faults/faultHandler';
+import { durableClientInput } from '../orchestration/durableOrchestrationControl';
 import { makeDashboardHandler } from './dashboardHandler';
 import { makeHistoryHandler } from './historyHandler';
 import type { OperatorDeps } from './operatorDeps';

@@ -1,8 +1,8 @@
 import type { HttpHandler, HttpResponseInit, InvocationContext } from '@azure/functions';
 
-import { AWAITING_APPROVAL } from '../approval/orchestrationControl';
+import { AWAITING_APPROVAL } from '../orchestration/breakerStatus';
 import type { BreakerState } from '../breaker/breakerStore';
-import { ensureError } from '../processing/errors';
+import { ensureError } from '../kernel/ensureError';
 import { json, readJsonBody } from './jsonResponse';
 import type { OperatorDeps } from './operatorDeps';
 import { resetBodySchema } from './requestSchemas';

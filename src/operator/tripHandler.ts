@@ -1,6 +1,6 @@
 import type { HttpHandler } from '@azure/functions';
 
-import { ensureError } from '../processing/errors';
+import { ensureError } from '../kernel/ensureError';
 import { json, readJsonBody } from './jsonResponse';
 import type { OperatorDeps } from './operatorDeps';
 import { tripBodySchema } from './requestSchemas';

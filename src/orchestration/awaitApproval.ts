@@ -1,6 +1,6 @@
 import type { DurableOrchestrationContext, Task } from 'durable-functions';
 
-import { APPROVAL_EVENT } from '../breaker/orchestrationIds';
+import { APPROVAL_EVENT } from './orchestrationIds';
 import { type ApprovalEventData, parseApprovalEvent } from './breakerStatus';
 
 /** A piece of an orchestrator: yields durable tasks, returns T. */

@@ -11,15 +11,16 @@ import { setDisabledWithOutcome } from '../control/triggerSwitchOutcome';
 import type { EmailSender } from '../notify/emailSender';
 import { isWebhookRejectedError } from '../notify/webhook/webhookErrors';
 import type { WebhookSender } from '../notify/webhook/webhookSender';
-import { ensureError } from '../processing/errors';
-import type { Logger } from '../processing/logger';
-import type { Clock } from '../time/clock';
+import { ensureError } from '../kernel/ensureError';
+import type { Logger } from '../kernel/logger';
+import type { Clock } from '../kernel/clock';
 import type { BreakerMessageBuilder } from './breakerMessages';
 import type { BreakerNotice, NoticeFacts } from './breakerNotice';
 import type { BreakerWebhookBuilder } from './breakerWebhookNotices';
 import type { ControlOutcome } from './breakerStatus';
 import { toControlOutcome } from './controlOutcome';
 import { type EpisodeSettings, episodeSettingsOf } from './episodeSettings';
+import { failuresIn } from '../breaker/breakerPolicy';
 
 export interface BreakerActivityDeps {
   readonly store: BreakerStore;
@@ -126,12 +127,20 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
       return setTrigger(functionName, true);
     },
 
-    /** Never enables while the store is OPEN: that trip's orchestration holds the trigger off. */
-    async enableTrigger(functionName: string, tripId: string, logger: Logger): Promise<GuardedControl> {
+    /**
+     * Never enables while the store is OPEN: that trip's orchestration holds the trigger off. `record`
+     * false leaves the trip's record alone (an episode making sure it left nothing disabled).
+     */
+    async enableTrigger(
+      functionName: string,
+      tripId: string,
+      logger: Logger,
+      options: { readonly record: boolean } = { record: true },
+    ): Promise<GuardedControl> {
       const current = await deps.store.getState();
       if (current.state === 'OPEN') return { skipped: describe(current) };
       const outcome = await setTrigger(functionName, false);
-      if (outcome.ok) await audit(tripId, { resumedAt: deps.clock.now() }, logger);
+      if (outcome.ok && options.record) await audit(tripId, { resumedAt: deps.clock.now() }, logger);
       return outcome;
     },
 
@@ -169,7 +178,7 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
     async readState(): Promise<StoreSnapshot> {
       const now = deps.clock.now();
       const [state, buckets] = await Promise.all([deps.store.getState(), deps.store.windowBuckets(now)]);
-      const failuresInWindow = buckets.reduce((sum, b) => sum + b.failures, 0);
+      const failuresInWindow = failuresIn(buckets);
       return { state: state.state, tripId: state.tripId, failuresInWindow };
     },
   };

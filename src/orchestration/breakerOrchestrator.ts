@@ -131,7 +131,12 @@ export function makeBreakerOrchestrator(
       publish({ phase: 'disabling' });
       const disable = yield* control(BreakerActivity.disableTrigger, { functionName, tripId });
       // Re-read before every ARM write: a forced reset (or a newer trip) ends this episode here.
-      if (isSkippedWrite(disable)) return supersede(`did not disable the trigger: ${disable.skipped}`);
+      if (isSkippedWrite(disable)) {
+        // An earlier attempt may have written the disable before the host restart that the write
+        // causes killed it: unless the store is OPEN (another trip holds the trigger), enable it again.
+        const undo = yield* control(BreakerActivity.enableTrigger, { functionName, tripId, record: false });
+        return supersede(`did not disable the trigger: ${disable.skipped}; ${undoneDisable(undo)}`);
+      }
       if (!disable.ok) log(`could not disable the trigger: ${disable.message}`);
       publish({ phase: 'notifying', disable });
       yield* notify({ ...base(), kind: 'tripped', failuresInWindow: input.failuresInWindow, disable });
@@ -207,4 +212,9 @@ export function makeBreakerOrchestrator(
     }
     return supersede(`after probation the store is ${after.state}`);
   };
+}
+
+function undoneDisable(undo: GuardedControl): string {
+  if (isSkippedWrite(undo)) return `left it to the open trip (${undo.skipped})`;
+  return undo.ok ? 'made sure it is enabled' : `could not make sure it is enabled: ${undo.message}`;
 }

@@ -20,26 +20,29 @@ export interface ApprovalEventData {
 }
 
 /**
- * Readable phases for the status page, in the order an episode goes through them. `superseded` means
- * the store moved on without this orchestration (a newer trip, or a manual reset).
+ * Readable phases for the status page, in the order an episode goes through them (the one list).
+ * `superseded` means the store moved on without this orchestration (a newer trip, or a manual reset).
  */
-export type BreakerPhase =
-  | 'opening'
-  | 'disabling'
-  | 'notifying'
-  | 'awaiting-approval'
-  | 'resuming'
-  | 'probation'
-  | 'closed'
-  | 'superseded';
-
-/** Phases after which an approval changes nothing. */
-export const PHASES_AFTER_APPROVAL: readonly BreakerPhase[] = [
+export const BREAKER_PHASES = [
+  'opening',
+  'disabling',
+  'notifying',
+  'awaiting-approval',
   'resuming',
   'probation',
   'closed',
   'superseded',
-];
+] as const;
+export type BreakerPhase = (typeof BREAKER_PHASES)[number];
+
+/** The one phase in which an approval is taken. */
+export const AWAITING_APPROVAL = 'awaiting-approval' satisfies BreakerPhase;
+
+/** Phases reached only through an approval (a link for such an episode was used already). */
+export const APPROVED_PHASES: readonly BreakerPhase[] = ['resuming', 'probation', 'closed'];
+
+/** Phases after which an approval changes nothing: approved ones, and an episode that ended early. */
+export const PHASES_AFTER_APPROVAL: readonly BreakerPhase[] = [...APPROVED_PHASES, 'superseded'];
 
 /**
  * Result of switching the trigger. A permanent failure (403: missing role) comes back at once and is
@@ -84,5 +87,6 @@ export function parseApprovalEvent(value: unknown): ApprovalEventData | undefine
 export function parseBreakerStatus(value: unknown): BreakerStatus | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { phase, tripId } = value as Record<string, unknown>;
-  return typeof phase === 'string' && typeof tripId === 'string' ? (value as BreakerStatus) : undefined;
+  const known = (BREAKER_PHASES as readonly unknown[]).includes(phase);
+  return known && typeof tripId === 'string' ? (value as BreakerStatus) : undefined;
 }

@@ -1,4 +1,4 @@
-import { formatUtc } from '../notify/messages/formatting';
+import { formatTime } from '../web/formatting';
 import { plainOutsideText, type WebhookNotice } from '../notify/webhook/webhookNotice';
 import type { BreakerNotice, NoticeFacts } from './breakerNotice';
 import type { ControlOutcome } from './breakerStatus';
@@ -75,7 +75,7 @@ export function makeBreakerWebhookNotices(settings: {
           deliveryId: `${notice.tripId}:closed`,
           severity: 'info',
           title: `${notice.functionName}: breaker closed`,
-          summary: `Probation passed at ${formatUtc(Date.parse(notice.at))}; the episode is over.`,
+          summary: `Probation passed at ${formatTime(Date.parse(notice.at))}; the episode is over.`,
           facts: [['Trip id', notice.tripId]],
         };
     }

@@ -1,6 +1,6 @@
 import type { DurableClient } from 'durable-functions';
 
-import { APPROVAL_EVENT, breakerInstanceId } from '../breaker/orchestrationIds';
+import { APPROVAL_EVENT, breakerInstanceId } from './orchestrationIds';
 import { type ApprovalEventData, parseBreakerStatus, PHASES_AFTER_APPROVAL } from './breakerStatus';
 import { findInstance, isLive } from './instanceStatus';
 

@@ -1,8 +1,8 @@
 import type { InvocationContext } from '@azure/functions';
 import * as df from 'durable-functions';
 
-import type { BreakerStateName } from '../breaker/breakerStore';
-import { BREAKER_ORCHESTRATOR } from '../breaker/orchestrationIds';
+import { isStateName } from '../breaker/parseStoredState';
+import { BREAKER_ORCHESTRATOR } from './orchestrationIds';
 import { BreakerActivity } from './activityNames';
 import {
   type BreakerActivities,
@@ -40,8 +40,10 @@ export function registerBreakerOrchestration(
     return acts().disableTrigger(asString(functionName, 'functionName'), asString(tripId, 'tripId'));
   });
   activity(BreakerActivity.enableTrigger, (input, context) => {
-    const { functionName, tripId } = asRecord(input);
-    return acts().enableTrigger(asString(functionName, 'functionName'), asString(tripId, 'tripId'), context);
+    const { functionName, tripId, record } = asRecord(input);
+    return acts().enableTrigger(asString(functionName, 'functionName'), asString(tripId, 'tripId'), context, {
+      record: record !== false,
+    });
   });
   activity(BreakerActivity.sendEmail, (input, context) =>
     acts().sendEmail(asRecord(input) as unknown as BreakerNotice, context),
@@ -75,14 +77,11 @@ function asRecord(value: unknown): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-const STATES: readonly string[] = ['CLOSED', 'OPEN', 'HALF_OPEN'] satisfies BreakerStateName[];
-
 function asTransition(value: unknown): TransitionInput {
   const { from, to, tripId, approvedBy } = asRecord(value);
   const state = (s: unknown) => {
-    if (typeof s !== 'string' || !STATES.includes(s))
-      throw new InvalidActivityInputError(`bad state ${String(s)}`);
-    return s as BreakerStateName;
+    if (!isStateName(s)) throw new InvalidActivityInputError(`bad state ${String(s)}`);
+    return s;
   };
   return {
     from: state(from),

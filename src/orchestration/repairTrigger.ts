@@ -1,8 +1,8 @@
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import type { EmailSender } from '../notify/emailSender';
 import { triggerRepaired } from '../notify/messages/triggerRepaired';
-import { ensureError } from '../processing/errors';
-import type { Logger } from '../processing/logger';
+import { ensureError } from '../kernel/ensureError';
+import type { Logger } from '../kernel/logger';
 
 export interface TriggerRepairDeps {
   readonly triggerSwitch: TriggerSwitch;

@@ -1,10 +1,10 @@
 import type { DurableClient } from 'durable-functions';
 
 import type { BreakerStore } from '../breaker/breakerStore';
-import { breakerInstanceId } from '../breaker/orchestrationIds';
+import { breakerInstanceId } from './orchestrationIds';
 import type { ActivitySink } from '../processing/activitySink';
-import type { Logger } from '../processing/logger';
-import type { Clock } from '../time/clock';
+import type { Logger } from '../kernel/logger';
+import type { Clock } from '../kernel/clock';
 import { findInstance, isLive } from './instanceStatus';
 import { repairTrigger, type TriggerRepairDeps } from './repairTrigger';
 import { type StartResult, startBreakerOrchestration } from './startBreakerOrchestration';

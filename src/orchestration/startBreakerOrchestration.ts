@@ -1,6 +1,6 @@
 import type { DurableClient } from 'durable-functions';
 
-import { BREAKER_ORCHESTRATOR, breakerInstanceId } from '../breaker/orchestrationIds';
+import { BREAKER_ORCHESTRATOR, breakerInstanceId } from './orchestrationIds';
 import type { BreakerOrchestrationInput } from './breakerStatus';
 import { findInstance, isLive, isStopped } from './instanceStatus';
 

@@ -3,7 +3,7 @@ import * as df from 'durable-functions';
 
 import { describeDownstream } from '../downstream/describeDownstream';
 import { probeWhileOpen } from '../downstream/probeWhileOpen';
-import { ensureError } from '../processing/errors';
+import { ensureError } from '../kernel/ensureError';
 import { emitHeartbeat, type HeartbeatDeps } from '../telemetry/heartbeat';
 import { runWatchdog, type WatchdogDeps } from './runWatchdog';
 

@@ -1,9 +1,9 @@
 import { boundText } from '../text/boundText';
 import type { PlannedLetter } from './batchDecision';
-import type { FailureSample } from './breakerGate';
+import type { FailureSample } from '../kernel/failureSample';
 import { classifyError } from './classifyError';
 import type { EventOutcome } from './eventOutcome';
-import type { Logger } from './logger';
+import type { Logger } from '../kernel/logger';
 import { eventKey } from './receivedEvent';
 
 /** Sample messages in the trip record and emails, and log lines: short, and never more than one line. */

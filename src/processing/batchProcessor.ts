@@ -1,6 +1,6 @@
 import { telemetryLine } from '../telemetry/telemetryNames';
 import { boundText } from '../text/boundText';
-import type { Clock } from '../time/clock';
+import type { Clock } from '../kernel/clock';
 import type { ActivitySink } from './activitySink';
 import { decideBatch, defaultOutageHandling, type OutageHandling, type PlannedLetter } from './batchDecision';
 import { failureSamples, heldFailureWeight, logDeadLetters, weighted } from './batchFailures';
@@ -10,13 +10,13 @@ import {
   BatchHeldError,
   CircuitOpenError,
   DeadLetterWriteError,
-  ensureError,
   type HoldReason,
   holdReasonOf,
 } from './errors';
+import { ensureError } from '../kernel/ensureError';
 import type { EventOutcome } from './eventOutcome';
 import { attemptWithRetry, type EventRetryOptions, makeEventRetryPolicy } from './eventRetry';
-import type { Logger } from './logger';
+import type { Logger } from '../kernel/logger';
 import { defaultOrdering, type Ordering } from './ordering';
 import type { PartitionProgress } from './partitionProgress';
 import type { ReceivedEvent } from './receivedEvent';

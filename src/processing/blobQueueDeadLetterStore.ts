@@ -5,26 +5,7 @@ import type { QueueClient } from '@azure/storage-queue';
 
 import { boundText } from '../text/boundText';
 import type { DeadLetter, DeadLetterStore } from './deadLetter';
-
-/** What the dead-letter queue carries: everything needed to find, understand and replay one event. */
-export interface DeadLetterMessage {
-  readonly version: 1;
-  readonly functionName: string;
-  readonly blobName: string;
-  readonly bodyBytes: number;
-  readonly partitionId: string | null;
-  readonly offset: string | null;
-  readonly sequenceNumber: number | null;
-  readonly enqueuedTimeUtc: string | null;
-  /** Application properties; moved to `propertiesBlobName` when they would not fit in a queue message. */
-  readonly properties?: Readonly<Record<string, unknown>>;
-  readonly propertiesBlobName?: string;
-  readonly reason: DeadLetter['reason'];
-  readonly error: DeadLetter['error'];
-  readonly attempts: number;
-  readonly deadLetteredAt: string;
-  readonly invocationId: string;
-}
+import type { DeadLetterMessage } from './deadLetterMessage';
 
 /** Queue messages are at most 64 KiB and the Functions queue trigger expects base64 (4/3 larger). */
 const MAX_MESSAGE_JSON_BYTES = 45 * 1024;

@@ -1,9 +1,4 @@
-/** A failure reported to the shared window. */
-export interface FailureSample {
-  readonly eventKey: string;
-  readonly kind: 'transient' | 'permanent';
-  readonly message: string;
-}
+import type { FailureSample } from '../kernel/failureSample';
 
 export interface GateState {
   /** True when the circuit is OPEN: the batch must be held, not processed or dead-lettered. */

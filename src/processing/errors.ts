@@ -74,14 +74,6 @@ export const isBatchHeldError = (e: unknown): e is BatchHeldError => e instanceo
 export const isDeadLetterWriteError = (e: unknown): e is DeadLetterWriteError =>
   e instanceof DeadLetterWriteError;
 
-/** Normalises any thrown value into an Error. */
-export function ensureError(value: unknown): Error {
-  if (value instanceof Error) return value;
-  if (typeof value === 'string') return new Error(value);
-  const shown: unknown = JSON.stringify(value);
-  return new Error(`non-error thrown: ${typeof shown === 'string' ? shown : String(value)}`);
-}
-
 /** Why a run held its batch, from what it threw; `undefined` for an unexpected error. */
 export function holdReasonOf(error: unknown): HoldReason | undefined {
   if (isBatchHeldError(error)) return error.reason;

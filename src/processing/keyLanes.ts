@@ -1,5 +1,5 @@
 import { decodeReading } from './decodeReading';
-import { ensureError } from './errors';
+import { ensureError } from '../kernel/ensureError';
 import type { ReceivedEvent } from './receivedEvent';
 import type { SensorReading } from './sensorReading';
 

@@ -1,6 +1,6 @@
-import type { Clock } from '../time/clock';
+import type { Clock } from '../kernel/clock';
 import { type HoldReason, stuckHoldReasons } from './errors';
-import type { Logger } from './logger';
+import type { Logger } from '../kernel/logger';
 
 /** One run of a batch, as the processor reports it. */
 export interface PartitionRun {

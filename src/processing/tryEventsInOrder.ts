@@ -1,6 +1,7 @@
 import { classifyFailure } from './classifyError';
 import { decodeReading } from './decodeReading';
-import { ensureError, isPoisonEventError } from './errors';
+import { isPoisonEventError } from './errors';
+import { ensureError } from '../kernel/ensureError';
 import type { EventOutcome } from './eventOutcome';
 import type { ReceivedEvent } from './receivedEvent';
 import type { SensorReading } from './sensorReading';

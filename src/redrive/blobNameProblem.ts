@@ -1,10 +1,10 @@
 import {
   canonicalBlobName,
   DUPLICATE_MARK,
-  type DeadLetterMessage,
   PROPERTIES_SUFFIX,
   unknownBlobPrefix,
 } from '../processing/blobQueueDeadLetterStore';
+import type { DeadLetterMessage } from '../processing/deadLetterMessage';
 import { boundText } from '../text/boundText';
 
 /** What an Event Hubs partition id looks like (it becomes part of a blob name). */

@@ -1,7 +1,8 @@
 import { RestError } from '@azure/storage-blob';
 import type { ContainerClient } from '@azure/storage-blob';
 
-import { type DeadLetterMessage, parseDeadLetterBlobName } from '../processing/blobQueueDeadLetterStore';
+import { parseDeadLetterBlobName } from '../processing/blobQueueDeadLetterStore';
+import type { DeadLetterMessage } from '../processing/deadLetterMessage';
 
 /** A dead letter still waiting for redrive, as its body blob tells it. */
 export interface PendingDeadLetter {

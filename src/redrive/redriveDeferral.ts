@@ -1,6 +1,6 @@
 import type { QueueClient } from '@azure/storage-queue';
 
-import type { DeadLetterMessage } from '../processing/blobQueueDeadLetterStore';
+import type { DeadLetterMessage } from '../processing/deadLetterMessage';
 
 /** Puts a dead letter back on its queue, invisible for a while (port). */
 export type RedriveDeferral = (message: DeadLetterMessage, delaySeconds: number) => Promise<void>;

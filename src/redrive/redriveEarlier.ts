@@ -1,11 +1,13 @@
 import type { RetryPolicy } from 'cockatiel';
 
 import type { ActivitySink } from '../processing/activitySink';
-import { type DeadLetterMessage, PROPERTIES_SUFFIX } from '../processing/blobQueueDeadLetterStore';
+import { PROPERTIES_SUFFIX } from '../processing/blobQueueDeadLetterStore';
+import type { DeadLetterMessage } from '../processing/deadLetterMessage';
 import { decodeReading } from '../processing/decodeReading';
-import { ensureError, isPoisonEventError } from '../processing/errors';
+import { isPoisonEventError } from '../processing/errors';
+import { ensureError } from '../kernel/ensureError';
 import { attemptWithRetry } from '../processing/eventRetry';
-import type { Logger } from '../processing/logger';
+import type { Logger } from '../kernel/logger';
 import type { ReceivedEvent } from '../processing/receivedEvent';
 import type { DeadLetterArchive, PendingDeadLetter } from './deadLetterArchive';
 

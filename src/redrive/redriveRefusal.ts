@@ -1,6 +1,6 @@
 import type { QueueClient } from '@azure/storage-queue';
 
-import type { DeadLetterMessage } from '../processing/blobQueueDeadLetterStore';
+import type { DeadLetterMessage } from '../processing/deadLetterMessage';
 
 /** Moves a message redrive will not act on to the poison queue, saying why (port). */
 export type RedriveRefusal = (message: DeadLetterMessage, reason: string, at: number) => Promise<void>;

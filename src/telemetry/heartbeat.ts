@@ -1,7 +1,7 @@
 import type { BreakerStore } from '../breaker/breakerStore';
 import type { TriggerSwitch } from '../control/triggerSwitch';
-import type { Logger } from '../processing/logger';
-import type { Clock } from '../time/clock';
+import type { Logger } from '../kernel/logger';
+import type { Clock } from '../kernel/clock';
 import { telemetryLine } from './telemetryNames';
 
 export interface HeartbeatDeps {

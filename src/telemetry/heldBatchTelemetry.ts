@@ -1,7 +1,7 @@
 import type { BatchProcessor } from '../processing/batchProcessor';
 import { isCircuitOpenError, isDeadLetterWriteError } from '../processing/errors';
 import type { ReceivedEvent } from '../processing/receivedEvent';
-import type { Clock } from '../time/clock';
+import type { Clock } from '../kernel/clock';
 import { telemetryLine } from './telemetryNames';
 
 /**

@@ -1,6 +1,6 @@
 import { registerApproval } from '../../src/approval/registerApproval';
-import { durableOrchestrationControl } from '../../src/approval/durableOrchestrationControl';
-import { breakerInstanceId } from '../../src/breaker/orchestrationIds';
+import { durableOrchestrationControl } from '../../src/orchestration/durableOrchestrationControl';
+import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
 import { signApprovalToken, type SigningKeys, verifyApprovalToken } from '../../src/notify/approvalToken';
 import { memoryBreakerStore, type MemoryBreakerStore } from '../support/memoryBreakerStore';
 import { type RecordingDurableServer, startRecordingDurableServer } from '../support/recordingDurableServer';

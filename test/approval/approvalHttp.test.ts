@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { APPROVAL_FUNCTION } from '../../src/approval/registerApproval';
-import { breakerInstanceId } from '../../src/breaker/orchestrationIds';
+import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
 import { type HttpCall, invokeHttp } from '../../sim/host/httpInvoke';
 import { approvalFixture, type ApprovalFixture, FN, HOUR, KEYS } from './approvalFixture';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { isInvalidTransitionError } from '../../src/breaker/breakerErrors';
 import type { BreakerPolicy } from '../../src/breaker/breakerPolicy';
 import type { BreakerStore } from '../../src/breaker/breakerStore';
-import type { FailureSample } from '../../src/processing/breakerGate';
+import type { FailureSample } from '../../src/kernel/failureSample';
 
 /** Opens a store on the breaker `name`; stores opened on one name share the window and state. */
 export type OpenStore = (name: string, policy: BreakerPolicy) => Promise<BreakerStore>;

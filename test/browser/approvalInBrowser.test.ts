@@ -4,9 +4,9 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { durableOrchestrationControl } from '../../src/approval/durableOrchestrationControl';
+import { durableOrchestrationControl } from '../../src/orchestration/durableOrchestrationControl';
 import { registerApproval } from '../../src/approval/registerApproval';
-import { breakerInstanceId } from '../../src/breaker/orchestrationIds';
+import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
 import { approvalLink } from '../../src/notify/approvalLink';
 import { signApprovalToken, verifyApprovalToken } from '../../src/notify/approvalToken';
 import { registerOperator } from '../../src/operator/registerOperator';

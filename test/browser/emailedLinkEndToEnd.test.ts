@@ -9,7 +9,7 @@ import { mkdir } from 'node:fs/promises';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { breakerInstanceId } from '../../src/breaker/orchestrationIds';
+import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
 import { applyEnv, testAppEnv } from '../support/appEnv';
 import { type Browser, SCREENSHOT_DIR, startChromium } from '../support/chromium';
 import { type DurableClientServer, startDurableClientServer } from '../../sim/durable/durableClientServer';

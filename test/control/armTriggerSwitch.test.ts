@@ -9,9 +9,9 @@ import {
   isTriggerSwitchVerificationError,
   type TriggerSwitchError,
 } from '../../src/control/triggerSwitchErrors';
-import { silentLogger } from '../../src/processing/logger';
+import { silentLogger } from '../../src/kernel/logger';
 import { type ArmServer, staticTokenCredential, startArmServer } from '../../sim/azure/armServer';
-import { freePort } from '../support/freePort';
+import { freePort } from '../../sim/services/freePort';
 import { makeSelfSignedCert, type SelfSignedCert } from '../../sim/net/selfSignedCert';
 
 const site = {

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/time/clock';
+import type { Clock } from '../../src/kernel/clock';
 
 /** A clock only the test moves. */
 export class SimClockForTests implements Clock {

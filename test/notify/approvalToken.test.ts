@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 
 import {
   approvalLink,
-  checkApprovalFor,
   MAX_TOKEN_LENGTH,
   type SigningKeys,
   signApprovalToken,
   verifyApprovalToken,
 } from '../../src/notify/approvalToken';
+import { refuseSituation, refuseToken } from '../../src/approval/approvalRefusal';
 
 const CURRENT = 'current-signing-key-0123456789abcdef0123456789';
 const PREVIOUS = 'previous-signing-key-0123456789abcdef012345678';
@@ -17,7 +17,6 @@ const KEYS: SigningKeys = [CURRENT];
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const HOUR = 3_600_000;
 const request = { functionName: 'ProcessSensorEvents', tripId: 'trip-42', expiresAt: NOW + 24 * HOUR };
-const current = { functionName: 'ProcessSensorEvents', tripId: 'trip-42' };
 
 const sign = (keys: SigningKeys = KEYS) => signApprovalToken(request, keys, NOW);
 
@@ -37,7 +36,7 @@ describe('approval tokens', () => {
   it('round-trips: a token it signed verifies with the payload and the key used', () => {
     const result = verifyApprovalToken(sign(), KEYS, NOW + HOUR);
     expect(result).toMatchObject({ ok: true, keyIndex: 0, payload: request });
-    expect(checkApprovalFor(result, current).ok).toBe(true);
+    expect(refuseToken(result, request.functionName)).toMatchObject({ payload: request });
   });
 
   it('uses a random nonce, so two links for the same trip differ', () => {
@@ -90,20 +89,20 @@ describe('approval tokens', () => {
     expect(() => signApprovalToken({ ...request, expiresAt: NOW }, KEYS, NOW)).toThrow(/already be expired/);
   });
 
-  it('leaves the function and trip check to the caller, with a helper', () => {
+  it('a valid token is refused for another function, and for a trip that is not the current one', () => {
     const verification = verifyApprovalToken(sign(), KEYS, NOW);
-    expect(checkApprovalFor(verification, { ...current, functionName: 'OtherFunction' })).toEqual({
-      ok: false,
-      reason: 'other-function',
+    expect(refuseToken(verification, 'OtherFunction')).toEqual({ refusal: 'other-function' });
+    expect(refuseToken({ ok: false, reason: 'expired' }, request.functionName)).toEqual({
+      refusal: 'expired',
     });
-    expect(checkApprovalFor(verification, { ...current, tripId: 'trip-43' })).toEqual({
-      ok: false,
-      reason: 'other-trip',
-    });
-    expect(checkApprovalFor({ ok: false, reason: 'expired' }, current)).toEqual({
-      ok: false,
-      reason: 'expired',
-    });
+    const situation = {
+      state: { state: 'OPEN' as const, tripId: 'trip-43', since: NOW },
+      trip: undefined,
+      failuresInWindow: 0,
+      deadLetters: 0,
+      orchestration: undefined,
+    };
+    expect(refuseSituation(request.tripId, situation)).toBe('stale-trip');
   });
 
   describe('key rotation', () => {

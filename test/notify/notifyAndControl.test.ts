@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeNotifyAndControl } from '../../src/composition/notifyAndControl';
 import { loadConfig } from '../../src/config/loadConfig';
 import { issueApprovalLink } from '../../src/notify/issueApprovalLink';
-import { checkApprovalFor, verifyApprovalToken } from '../../src/notify/approvalToken';
+import { refuseToken } from '../../src/approval/approvalRefusal';
+import { verifyApprovalToken } from '../../src/notify/approvalToken';
 import { isEmailConfigError } from '../../src/notify/emailErrors';
 import { type ArmServer, staticTokenCredential, startArmServer } from '../../sim/azure/armServer';
 import { testAppEnv } from '../support/appEnv';
@@ -100,9 +101,7 @@ describe('composition of the trigger switch and email sender from AppConfig', ()
     expect(smtp.received.at(-1)?.text).toContain('http://localhost:7071/api/approve?token=');
     const token = new URL(link.url).searchParams.get('token');
     const verification = verifyApprovalToken(token, config.approval.signingKeys, 2_000);
-    expect(checkApprovalFor(verification, { functionName: config.functionName, tripId: 'trip-1' }).ok).toBe(
-      true,
-    );
+    expect(refuseToken(verification, config.functionName)).toMatchObject({ payload: { tripId: 'trip-1' } });
     expect(link.expiresAt).toBe(1_000 + config.approval.linkTtlHours * 3_600_000);
   });
 

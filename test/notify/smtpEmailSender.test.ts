@@ -1,15 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import {
-  approvalLink,
-  checkApprovalFor,
-  signApprovalToken,
-  verifyApprovalToken,
-} from '../../src/notify/approvalToken';
+import { refuseToken } from '../../src/approval/approvalRefusal';
+import { approvalLink, signApprovalToken, verifyApprovalToken } from '../../src/notify/approvalToken';
 import { isEmailConfigError, isEmailDeliveryError, isEmailRejectedError } from '../../src/notify/emailErrors';
 import { tripNotice } from '../../src/notify/messages/tripNotice';
 import { makeSmtpEmailSender } from '../../src/notify/smtpEmailSender';
-import { freePort } from '../support/freePort';
+import { freePort } from '../../sim/services/freePort';
 import { type SmtpSink, startSmtpSink } from '../../sim/azure/smtpSink';
 import { NOW, noticeInput, SIGNING_KEY, trip } from './fixtures';
 
@@ -67,11 +63,8 @@ describe('SMTP email sender (real SMTP server, parsed with mailparser)', () => {
 
     for (const link of [fromText!, href!]) {
       const token = new URL(link).searchParams.get('token');
-      const check = checkApprovalFor(verifyApprovalToken(token, [SIGNING_KEY], NOW + 60_000), {
-        functionName: FN,
-        tripId: trip.tripId,
-      });
-      expect(check.ok).toBe(true);
+      const check = refuseToken(verifyApprovalToken(token, [SIGNING_KEY], NOW + 60_000), FN);
+      expect(check).toMatchObject({ payload: { functionName: FN, tripId: trip.tripId } });
     }
   });
 

@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { durableOrchestrationControl } from '../../src/approval/durableOrchestrationControl';
+import { durableOrchestrationControl } from '../../src/orchestration/durableOrchestrationControl';
 import { APPROVAL_FUNCTION, registerApproval } from '../../src/approval/registerApproval';
-import { breakerInstanceId } from '../../src/breaker/orchestrationIds';
+import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
 import { breakerKeys, makeRedisBreakerStore } from '../../src/breaker/redisBreakerStore';
 import { createBreakerRedis } from '../../src/breaker/redisClient';
 import type { BreakerStore } from '../../src/breaker/breakerStore';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { breakerInstanceId } from '../../src/breaker/orchestrationIds';
+import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
 import { OperatorFunction } from '../../src/operator/registerOperator';
 import { invokeHttp } from '../../sim/host/httpInvoke';
 import { FN, operatorFixture, type OperatorFixture } from './operatorFixture';

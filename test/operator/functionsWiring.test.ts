@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { APPROVAL_FUNCTION } from '../../src/approval/registerApproval';
-import { breakerInstanceId } from '../../src/breaker/orchestrationIds';
+import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
 import { approvalLink } from '../../src/notify/approvalLink';
 import { signApprovalToken } from '../../src/notify/approvalToken';
 import { OperatorFunction } from '../../src/operator/registerOperator';

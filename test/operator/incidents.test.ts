@@ -61,7 +61,7 @@ describe('the dashboard counts one incident per episode', () => {
     expect(episode).toContain('t-first');
     expect(episode).toContain('re-tripped in probation ×1');
     expect(episode).toContain('Dana, Lee');
-    expect(episode).toContain('26 min 0 s');
+    expect(episode).toContain('26 min');
     expect(episode).not.toContain('(ongoing)');
     expect(older).toContain('t-old');
     expect(page).not.toContain('(ongoing)');

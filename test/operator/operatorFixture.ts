@@ -1,9 +1,9 @@
-import { durableOrchestrationControl } from '../../src/approval/durableOrchestrationControl';
+import { durableOrchestrationControl } from '../../src/orchestration/durableOrchestrationControl';
 import type { TriggerSwitch } from '../../src/control/triggerSwitch';
 import type { OperatorPolicy } from '../../src/operator/operatorDeps';
 import { registerOperator } from '../../src/operator/registerOperator';
 import { makePartitionProgress, type PartitionProgress } from '../../src/processing/partitionProgress';
-import { silentLogger } from '../../src/processing/logger';
+import { silentLogger } from '../../src/kernel/logger';
 import { memoryBreakerStore, type MemoryBreakerStore } from '../support/memoryBreakerStore';
 import { type RecordingDurableServer, startRecordingDurableServer } from '../support/recordingDurableServer';
 

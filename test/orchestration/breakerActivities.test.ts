@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { TriggerSwitchTransientError } from '../../src/control/triggerSwitchErrors';
 import { verifyApprovalToken } from '../../src/notify/approvalToken';
 import { makeBreakerActivities } from '../../src/orchestration/breakerActivities';
-import { silentLogger } from '../../src/processing/logger';
+import { silentLogger } from '../../src/kernel/logger';
 import { FN, newEpisode, SETTINGS, SIGNING_KEY, T0 } from './breakerFixture';
 
 describe('breaker activities (against the Table store)', () => {

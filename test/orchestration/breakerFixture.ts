@@ -2,7 +2,7 @@ import { TableClient } from '@azure/data-tables';
 import { inject } from 'vitest';
 
 import type { BreakerPolicy } from '../../src/breaker/breakerPolicy';
-import { BREAKER_ORCHESTRATOR, breakerInstanceId } from '../../src/breaker/orchestrationIds';
+import { BREAKER_ORCHESTRATOR, breakerInstanceId } from '../../src/orchestration/orchestrationIds';
 import { makeTableBreakerStore, type TableBreakerStore } from '../../src/breaker/tableBreakerStore';
 import type { BreakerActivityDeps } from '../../src/orchestration/breakerActivities';
 import { makeBreakerMessages } from '../../src/orchestration/breakerMessages';

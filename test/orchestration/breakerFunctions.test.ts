@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { BREAKER_ORCHESTRATOR, breakerInstanceId } from '../../src/breaker/orchestrationIds';
+import { BREAKER_ORCHESTRATOR, breakerInstanceId } from '../../src/orchestration/orchestrationIds';
 import { BreakerActivity } from '../../src/orchestration/activityNames';
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
 import { applyEnv, testAppEnv } from '../support/appEnv';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { APPROVAL_EVENT } from '../../src/breaker/orchestrationIds';
+import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import { BreakerActivity } from '../../src/orchestration/activityNames';
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
 import { ActionType, HistoryEventType, scheduledLeaves } from '../../sim/durable/durableHost';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { APPROVAL_EVENT, BREAKER_ORCHESTRATOR } from '../../src/breaker/orchestrationIds';
+import { APPROVAL_EVENT, BREAKER_ORCHESTRATOR } from '../../src/orchestration/orchestrationIds';
 import type { BreakerActivityDeps } from '../../src/orchestration/breakerActivities';
 import type { BreakerOrchestratorSettings } from '../../src/orchestration/breakerOrchestrator';
 import { registerBreakerOrchestration } from '../../src/orchestration/registerBreakerOrchestration';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { TriggerSwitchTransientError } from '../../src/control/triggerSwitchErrors';
-import { APPROVAL_EVENT } from '../../src/breaker/orchestrationIds';
+import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import { BreakerActivity } from '../../src/orchestration/activityNames';
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
 import { newEpisode, registerBreaker, SETTINGS, T0 } from './breakerFixture';

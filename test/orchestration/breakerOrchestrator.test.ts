@@ -1,7 +1,7 @@
 import { readableTrips } from '../../src/breaker/breakerStore';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { APPROVAL_EVENT } from '../../src/breaker/orchestrationIds';
+import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import { BreakerActivity } from '../../src/orchestration/activityNames';
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
 import { FN, MINUTE, newEpisode, registerBreaker, SETTINGS, untilAwaitingApproval } from './breakerFixture';

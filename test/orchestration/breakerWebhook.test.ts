@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookConfig } from '../../src/config/operationsConfig';
 import { makeWebhookSender } from '../../src/notify/webhook/webhookSender';
 import { WebhookHeader } from '../../src/notify/webhook/webhookSignature';
-import { APPROVAL_EVENT } from '../../src/breaker/orchestrationIds';
+import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import { BreakerActivity } from '../../src/orchestration/activityNames';
 import { makeBreakerWebhookNotices } from '../../src/orchestration/breakerWebhookNotices';
-import { freePort } from '../support/freePort';
+import { freePort } from '../../sim/services/freePort';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 import { newEpisode, registerBreakerWith, SETTINGS, untilAwaitingApproval } from './breakerFixture';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { breakerInstanceId } from '../../src/breaker/orchestrationIds';
+import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
 import { invokeHttp } from '../../sim/host/httpInvoke';
 import { type RecordingDurableServer, startRecordingDurableServer } from '../support/recordingDurableServer';
 

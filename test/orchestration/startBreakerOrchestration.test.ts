@@ -1,7 +1,7 @@
 import * as df from 'durable-functions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { BREAKER_ORCHESTRATOR, breakerInstanceId } from '../../src/breaker/orchestrationIds';
+import { BREAKER_ORCHESTRATOR, breakerInstanceId } from '../../src/orchestration/orchestrationIds';
 import { makeOnTripped } from '../../src/orchestration/onTripped';
 import { runWatchdog } from '../../src/orchestration/runWatchdog';
 import { makeWatchdogHandler } from '../../src/orchestration/watchdogHandler';

@@ -2,10 +2,8 @@ import { BlobServiceClient } from '@azure/storage-blob';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import {
-  type DeadLetterMessage,
-  makeBlobQueueDeadLetterStore,
-} from '../../src/processing/blobQueueDeadLetterStore';
+import { makeBlobQueueDeadLetterStore } from '../../src/processing/blobQueueDeadLetterStore';
+import type { DeadLetterMessage } from '../../src/processing/deadLetterMessage';
 import type { DeadLetter } from '../../src/processing/deadLetter';
 import type { ReceivedEvent } from '../../src/processing/receivedEvent';
 import { testAppEnv } from '../support/appEnv';

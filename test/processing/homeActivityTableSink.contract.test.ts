@@ -5,7 +5,7 @@ import {
   type SensorActivityRow,
 } from '../../src/processing/homeActivityTableSink';
 import { testAppEnv } from '../support/appEnv';
-import { freePort } from '../support/freePort';
+import { freePort } from '../../sim/services/freePort';
 import { describeSinkContract } from '../support/sinkContract';
 
 // The sample sink on Azurite keeps every promise of the sink contract (docs/your-own-downstream.md).

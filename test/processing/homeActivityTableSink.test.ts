@@ -8,7 +8,7 @@ import {
   type SensorActivityRow,
 } from '../../src/processing/homeActivityTableSink';
 import { testAppEnv } from '../support/appEnv';
-import { freePort } from '../support/freePort';
+import { freePort } from '../../sim/services/freePort';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 
 let table: TableClient;

@@ -11,10 +11,10 @@ import type { ActivitySink } from '../../src/processing/activitySink';
 import { type BatchContext, makeBatchProcessor } from '../../src/processing/batchProcessor';
 import type { DeadLetter, DeadLetterStore } from '../../src/processing/deadLetter';
 import { isCircuitOpenError, TransientSinkError } from '../../src/processing/errors';
-import { silentLogger } from '../../src/processing/logger';
+import { silentLogger } from '../../src/kernel/logger';
 import { failures, T0, testPolicy, uniqueName } from '../breaker/breakerStoreContract';
 import { endpointPort, type FaultProxy, startFaultProxy, withEndpointPort } from '../../sim/net/faultProxy';
-import { type RedisService, startRedis } from '../support/localServices';
+import { type RedisService, startRedis } from '../../sim/services/redis';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 
 const DOWN = 'home-down';

@@ -5,15 +5,13 @@ import { QueueServiceClient } from '@azure/storage-queue';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ActivitySink } from '../../src/processing/activitySink';
-import {
-  type DeadLetterMessage,
-  makeBlobQueueDeadLetterStore,
-} from '../../src/processing/blobQueueDeadLetterStore';
+import { makeBlobQueueDeadLetterStore } from '../../src/processing/blobQueueDeadLetterStore';
+import type { DeadLetterMessage } from '../../src/processing/deadLetterMessage';
 import type { DeadLetter } from '../../src/processing/deadLetter';
 import { TransientSinkError } from '../../src/processing/errors';
 import { makeHomeActivityTableSink } from '../../src/processing/homeActivityTableSink';
 import { blobDeadLetterArchive, PARKED_SUFFIX } from '../../src/redrive/deadLetterArchive';
-import { isInvalidDeadLetterMessageError } from '../../src/redrive/deadLetterMessageSchema';
+import { isInvalidDeadLetterMessageError } from '../../src/processing/deadLetterMessage';
 import { queueRedriveDeferral } from '../../src/redrive/redriveDeferral';
 import { queueRedriveRefusal } from '../../src/redrive/redriveRefusal';
 import { isRedriveFailedError, makeRedriveHandler, type RedriveDeps } from '../../src/redrive/redriveHandler';

@@ -5,10 +5,8 @@ import { QueueServiceClient } from '@azure/storage-queue';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { ActivitySink } from '../../src/processing/activitySink';
-import {
-  type DeadLetterMessage,
-  makeBlobQueueDeadLetterStore,
-} from '../../src/processing/blobQueueDeadLetterStore';
+import { makeBlobQueueDeadLetterStore } from '../../src/processing/blobQueueDeadLetterStore';
+import type { DeadLetterMessage } from '../../src/processing/deadLetterMessage';
 import { TransientSinkError } from '../../src/processing/errors';
 import { makeHomeActivityTableSink } from '../../src/processing/homeActivityTableSink';
 import type { SensorReading } from '../../src/processing/sensorReading';

@@ -4,10 +4,8 @@ import { BlobServiceClient } from '@azure/storage-blob';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import {
-  type DeadLetterMessage,
-  makeBlobQueueDeadLetterStore,
-} from '../../src/processing/blobQueueDeadLetterStore';
+import { makeBlobQueueDeadLetterStore } from '../../src/processing/blobQueueDeadLetterStore';
+import type { DeadLetterMessage } from '../../src/processing/deadLetterMessage';
 import { makeHomeActivityTableSink } from '../../src/processing/homeActivityTableSink';
 import { blobDeadLetterArchive } from '../../src/redrive/deadLetterArchive';
 import { queueRedriveDeferral } from '../../src/redrive/redriveDeferral';

@@ -8,7 +8,7 @@ import { partitionForKey } from '../../sim/eventHubsPeer/partitionStore';
 import { BreakwaterWorld, FUNCTION_NAME } from '../../sim/world/breakwaterWorld';
 import { EventHubModel } from '../../sim/host/eventHubModel';
 import { TriggerHostModel } from '../../sim/host/triggerHostModel';
-import { freePort } from '../support/freePort';
+import { freePort } from '../../sim/services/freePort';
 
 const root = path.join(__dirname, '../..');
 const KEY = { name: 'RootManageSharedAccessKey', key: 'produce-test-key' };

@@ -1,7 +1,7 @@
 import { afterAll } from 'vitest';
 
 import { makeHttpActivitySink } from '../../src/sinks/httpActivitySink';
-import { freePort } from '../support/freePort';
+import { freePort } from '../../sim/services/freePort';
 import { type HttpDownstream, startHttpDownstream } from '../../sim/world/httpDownstream';
 import { describeSinkContract } from '../support/sinkContract';
 

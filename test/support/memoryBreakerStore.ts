@@ -4,9 +4,10 @@ import type {
   BreakerStore,
   RecordResult,
   TripRecord,
-  WindowBucket,
 } from '../../src/breaker/breakerStore';
-import type { FailureSample } from '../../src/processing/breakerGate';
+import { assertAllowedTransition } from '../../src/breaker/allowedTransitions';
+import { type BreakerPolicy, failuresIn, windowOf } from '../../src/breaker/breakerPolicy';
+import { type FailureSample, sampleOf } from '../../src/kernel/failureSample';
 
 export interface MemoryBreakerStore extends BreakerStore {
   /** Sets the state directly (test arrangement). */
@@ -18,48 +19,54 @@ export interface MemoryBreakerStore extends BreakerStore {
   failWith(error: Error | undefined): void;
 }
 
+/** What stores opened on one breaker name share: the state, the window and the trips. */
+export interface MemoryBreaker {
+  state: BreakerState;
+  readonly counts: Map<number, number>;
+  readonly trips: TripRecord[];
+  /** Trip ids are `trip-<n>`, counted per breaker, so tests can name them. */
+  opened: number;
+}
+
 /**
  * An in-memory breaker store for handler tests: the port's semantics (threshold trip, CAS
- * transitions, manual trips, buckets) without Redis or Table. The real adapters have their own
- * contract tests; these tests are about the HTTP surface.
+ * transitions, manual trips, buckets, bounded history) without Redis or Table. It passes the same
+ * contract suite as the real adapters (test/breaker/memoryBreakerStore.test.ts); `shared` lets
+ * several stores act on one breaker, as instances do.
  */
-export function memoryBreakerStore(options: {
-  threshold: number;
-  probationThreshold: number;
-  windowMs: number;
-  bucketMs: number;
-}): MemoryBreakerStore {
-  let state: BreakerState = { state: 'CLOSED', tripId: undefined, since: 0 };
+export function memoryBreakerStore(
+  options: Omit<BreakerPolicy, 'historyLimit'> & { readonly historyLimit?: number },
+  shared: MemoryBreaker = newMemoryBreaker(),
+): MemoryBreakerStore {
+  const policy: BreakerPolicy = { historyLimit: 50, ...options };
   let failure: Error | undefined;
-  const buckets = new Map<number, number>();
-  const trips: TripRecord[] = [];
-  let counter = 0;
+  const { counts, trips } = shared;
   const guard = () => (failure ? Promise.reject(failure) : Promise.resolve());
-  const bucketStart = (t: number) => t - (t % options.bucketMs);
-  const windowBuckets = (now: number): WindowBucket[] => {
-    const last = bucketStart(now);
-    const out: WindowBucket[] = [];
-    for (let start = last - options.windowMs + options.bucketMs; start <= last; start += options.bucketMs)
-      out.push({ start, failures: buckets.get(start) ?? 0 });
-    return out;
-  };
-  const open = (cause: TripRecord['cause'], now: number, failures: number, reason?: string) => {
-    const tripId = `trip-${++counter}`;
-    state = { state: 'OPEN', tripId, since: now };
+  const bucketOf = (t: number) => Math.floor(t / policy.bucketMs);
+  const windowBuckets = (now: number) => windowOf(policy, now, counts);
+  const open = (
+    cause: TripRecord['cause'],
+    now: number,
+    failures: readonly FailureSample[],
+    reason?: string,
+  ) => {
+    const tripId = `trip-${++shared.opened}`;
+    shared.state = { state: 'OPEN', tripId, since: now };
     trips.unshift({
       tripId,
       cause,
       openedAt: now,
-      failuresInWindow: failures,
-      sample: [],
+      failuresInWindow: failuresIn(windowBuckets(now)),
+      sample: sampleOf(failures),
       ...(reason === undefined ? {} : { reason }),
     });
+    trips.splice(policy.historyLimit);
     return tripId;
   };
   return {
     trips,
     force: (s) => {
-      state = s;
+      shared.state = s;
     },
     addTrip: (t) => trips.unshift(t),
     failWith: (e) => {
@@ -67,34 +74,37 @@ export function memoryBreakerStore(options: {
     },
     async record(samples: readonly FailureSample[], now: number): Promise<RecordResult> {
       await guard();
-      const b = bucketStart(now);
-      buckets.set(b, (buckets.get(b) ?? 0) + samples.length);
-      const sum = windowBuckets(now).reduce((s, x) => s + x.failures, 0);
-      const limit = state.state === 'HALF_OPEN' ? options.probationThreshold : options.threshold;
+      const b = bucketOf(now);
+      if (samples.length > 0) counts.set(b, (counts.get(b) ?? 0) + samples.length);
+      for (const k of counts.keys()) if (k <= b - windowBuckets(now).length) counts.delete(k);
+      const sum = failuresIn(windowBuckets(now));
+      const { state } = shared;
+      const limit = state.state === 'HALF_OPEN' ? policy.probationThreshold : policy.threshold;
       if (state.state !== 'OPEN' && sum > limit) {
-        const tripId = open(state.state === 'HALF_OPEN' ? 'probation' : 'threshold', now, sum);
+        const tripId = open(state.state === 'HALF_OPEN' ? 'probation' : 'threshold', now, samples);
         return { failuresInWindow: sum, state: 'OPEN', tripped: true, tripId };
       }
       return { failuresInWindow: sum, state: state.state, tripped: false, tripId: state.tripId };
     },
     async getState() {
       await guard();
-      return state;
+      return shared.state;
     },
     async transition(from: BreakerStateName, to: BreakerStateName, tripId: string | undefined, now: number) {
+      assertAllowedTransition(from, to);
       await guard();
-      if (state.state !== from || state.tripId !== tripId) return false;
-      state = { state: to, tripId, since: now };
+      if (shared.state.state !== from || shared.state.tripId !== tripId) return false;
+      shared.state = { state: to, tripId, since: now };
       return true;
     },
     async openManually(reason: string, now: number) {
       await guard();
-      if (state.state === 'OPEN') return undefined;
-      return open('manual', now, 0, reason);
+      if (shared.state.state === 'OPEN') return undefined;
+      return open('manual', now, [], reason);
     },
     async resetWindow() {
       await guard();
-      buckets.clear();
+      counts.clear();
     },
     async windowBuckets(now: number) {
       await guard();
@@ -113,3 +123,10 @@ export function memoryBreakerStore(options: {
     close: () => Promise.resolve(),
   };
 }
+
+export const newMemoryBreaker = (): MemoryBreaker => ({
+  state: { state: 'CLOSED', tripId: undefined, since: 0 },
+  counts: new Map(),
+  trips: [],
+  opened: 0,
+});

@@ -1,5 +1,6 @@
 import type { EmailMessage } from '../emailSender';
-import { formatUtc, shortTripId, SUBJECT_TAG } from './formatting';
+import { shortTripId, SUBJECT_TAG } from './formatting';
+import { formatTime } from '../../web/formatting';
 import { renderMessage } from './renderMessage';
 
 export interface ClosedInput {
@@ -18,7 +19,7 @@ export function closed(input: ClosedInput): EmailMessage {
     blocks: [
       {
         kind: 'paragraph',
-        text: `Probation passed without tripping again; the breaker closed at ${formatUtc(input.closedAt)}.`,
+        text: `Probation passed without tripping again; the breaker closed at ${formatTime(input.closedAt)}.`,
       },
       {
         kind: 'facts',

@@ -1,4 +1,4 @@
-import type { FailureSample } from '../../processing/breakerGate';
+import type { FailureSample } from '../../kernel/failureSample';
 import type { TriggerSwitchOutcome } from '../../control/triggerSwitchOutcome';
 import { redactSecrets } from './redactSecrets';
 
@@ -15,22 +15,9 @@ export function withEnvironmentTag(subject: string, environmentName: string): st
     : `[${name}] ${subject}`;
 }
 
-export function formatUtc(ms: number): string {
-  return `${new Date(ms)
-    .toISOString()
-    .replace('T', ' ')
-    .replace(/\.\d{3}Z$/, '')} UTC`;
-}
-
 export function shortTripId(tripId: string): string {
   // Trip ids are `t<epoch ms>-<random hex>`: the random tail tells two trips apart, the time does not.
   return tripId.length <= 12 ? tripId : tripId.slice(-8);
-}
-
-export function formatDuration(seconds: number): string {
-  if (seconds % 3600 === 0) return `${seconds / 3600} h`;
-  if (seconds % 60 === 0) return `${seconds / 60} min`;
-  return `${seconds} s`;
 }
 
 /** Newest last, bounded in count and length, secrets masked. */

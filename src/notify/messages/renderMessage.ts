@@ -1,23 +1,26 @@
-import escapeHtml from 'escape-html';
-
+import { html, raw, type SafeHtml } from '../../web/html';
 import type { EmailMessage } from '../emailSender';
 import type { Block, MessageDocument } from './messageDocument';
 
 /**
- * Every interpolated value passes through here: HTML parts escape with escape-html (the small,
- * dependency-free escaper Express uses; it covers & < > " ' so values are safe in text and in
- * double-quoted attributes), and subjects lose line breaks so no header can be injected.
+ * Every interpolated value passes through here: the HTML part is built with the `html` tag that the
+ * pages use too (it escapes & < > " ' in every value, so values are safe in text and in double-quoted
+ * attributes), and subjects lose line breaks so no header can be injected.
  */
+const BODY_STYLE = 'font-family:Segoe UI,Arial,sans-serif;font-size:14px;color:#1b1b1b';
+
 export function renderMessage(doc: MessageDocument): EmailMessage {
   return {
     to: doc.to,
     subject: oneLine(doc.subject),
     text: [doc.title, '', ...doc.blocks.flatMap(toText)].join('\n').trimEnd() + '\n',
-    html:
-      '<!doctype html><html><body style="font-family:Segoe UI,Arial,sans-serif;font-size:14px;color:#1b1b1b">' +
-      `<h2 style="margin:0 0 12px">${escapeHtml(doc.title)}</h2>` +
-      doc.blocks.map(toHtml).join('') +
-      '</body></html>',
+    html: html`${raw('<!doctype html>')}
+      <html>
+        <body style="${BODY_STYLE}">
+          <h2 style="margin:0 0 12px">${doc.title}</h2>
+          ${doc.blocks.map(toHtml)}
+        </body>
+      </html>`.toString(),
   };
 }
 
@@ -40,33 +43,32 @@ function toText(block: Block): string[] {
   }
 }
 
-function toHtml(block: Block): string {
+function toHtml(block: Block): SafeHtml {
   switch (block.kind) {
     case 'paragraph':
-      return `<p>${escapeHtml(block.text)}</p>`;
+      return html`<p>${block.text}</p>`;
     case 'facts':
-      return (
-        '<table style="border-collapse:collapse;margin:8px 0">' +
-        block.rows
-          .map(
-            ([label, value]) =>
-              `<tr><th style="text-align:left;padding:2px 12px 2px 0">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`,
-          )
-          .join('') +
-        '</table>'
-      );
+      return html`<table style="border-collapse:collapse;margin:8px 0">
+        ${block.rows.map(
+          ([label, value]) =>
+            html`<tr>
+              <th style="text-align:left;padding:2px 12px 2px 0">${label}</th>
+              <td>${value}</td>
+            </tr>`,
+        )}
+      </table>`;
     case 'list':
-      return (
-        `<p><strong>${escapeHtml(block.heading)}</strong></p>` +
-        (block.items.length > 0
-          ? `<ul>${block.items.map((i) => `<li><code>${escapeHtml(i)}</code></li>`).join('')}</ul>`
-          : '<p>(none)</p>')
-      );
+      return html`<p><strong>${block.heading}</strong></p>
+        ${
+          block.items.length > 0
+            ? html`<ul>
+                ${block.items.map((i) => html`<li><code>${i}</code></li>`)}
+              </ul>`
+            : html`<p>(none)</p>`
+        }`;
     case 'link':
-      return (
-        `<p><a href="${escapeHtml(safeHref(block.url))}" style="font-weight:bold">${escapeHtml(block.label)}</a></p>` +
-        `<p style="color:#555">${escapeHtml(block.note)}<br>${escapeHtml(block.url)}</p>`
-      );
+      return html`<p><a href="${safeHref(block.url)}" style="font-weight:bold">${block.label}</a></p>
+        <p style="color:#555">${block.note}<br />${block.url}</p>`;
   }
 }
 

@@ -1,6 +1,7 @@
 import type { TriggerSwitchOutcome } from '../../control/triggerSwitchOutcome';
 import type { EmailMessage } from '../emailSender';
-import { describeSwitchOutcome, formatDuration, formatUtc, shortTripId, SUBJECT_TAG } from './formatting';
+import { describeSwitchOutcome, shortTripId, SUBJECT_TAG } from './formatting';
+import { formatDuration, formatTime } from '../../web/formatting';
 import { renderMessage } from './renderMessage';
 
 export interface ResumedInput {
@@ -26,14 +27,14 @@ export function resumed(input: ResumedInput): EmailMessage {
           ['Function', input.functionName],
           ['Trip id', input.tripId],
           ['Approved by', input.approvedBy],
-          ['Approved at', formatUtc(input.approvedAt)],
+          ['Approved at', formatTime(input.approvedAt)],
         ],
       },
       { kind: 'paragraph', text: describeSwitchOutcome(input.functionName, input.switchOutcome) },
       {
         kind: 'paragraph',
         text:
-          `Processing continues from the last checkpoint, in order. For the next ${formatDuration(input.probation.seconds)} ` +
+          `Processing continues from the last checkpoint, in order. For the next ${formatDuration(input.probation.seconds * 1000)} ` +
           `the breaker is on probation: more than ${input.probation.threshold} failures stop it again.`,
       },
     ],

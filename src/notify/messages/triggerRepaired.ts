@@ -1,5 +1,6 @@
 import type { EmailMessage } from '../emailSender';
-import { formatUtc, shortTripId, SUBJECT_TAG } from './formatting';
+import { shortTripId, SUBJECT_TAG } from './formatting';
+import { formatTime } from '../../web/formatting';
 import { renderMessage } from './renderMessage';
 
 export interface TriggerRepairedInput {
@@ -21,7 +22,7 @@ export function triggerRepaired(input: TriggerRepairedInput): EmailMessage {
         text:
           'The breaker was CLOSED after this trip, yet the trigger was still disabled (for example a ' +
           'disable that landed after a forced reset). Nothing would have switched it on again, so the ' +
-          `watchdog enabled it at ${formatUtc(input.repairedAt)}. Processing resumes from the checkpoint.`,
+          `watchdog enabled it at ${formatTime(input.repairedAt)}. Processing resumes from the checkpoint.`,
       },
       {
         kind: 'facts',

@@ -4,7 +4,8 @@ import type { HeldBacklog } from '../../backlog/heldBacklog';
 import type { TripRecord } from '../../breaker/breakerStore';
 import { describeDownstream } from '../../downstream/describeDownstream';
 import type { EmailMessage } from '../emailSender';
-import { describeSwitchOutcome, formatSamples, formatUtc, shortTripId, SUBJECT_TAG } from './formatting';
+import { describeSwitchOutcome, formatSamples, shortTripId, SUBJECT_TAG } from './formatting';
+import { formatTime } from '../../web/formatting';
 import type { Block } from './messageDocument';
 import { renderMessage } from './renderMessage';
 
@@ -49,7 +50,7 @@ export function tripBlocks(input: TripNoticeInput): Block[] {
       rows: [
         ['Function', input.functionName],
         ['Trip id', trip.tripId],
-        ['Tripped at', formatUtc(trip.openedAt)],
+        ['Tripped at', formatTime(trip.openedAt)],
         ['Cause', trip.cause === 'manual' ? `manual${trip.reason ? ` (${trip.reason})` : ''}` : trip.cause],
         ['Failures in window', String(trip.failuresInWindow)],
         [
@@ -67,7 +68,7 @@ export function tripBlocks(input: TripNoticeInput): Block[] {
       label: 'Review and approve the restart',
       url: input.approvalUrl,
       note:
-        `The link opens a confirmation page (opening it changes nothing) and expires at ${formatUtc(input.linkExpiresAt)}. ` +
+        `The link opens a confirmation page (opening it changes nothing) and expires at ${formatTime(input.linkExpiresAt)}. ` +
         'It only restarts this trip.',
     },
   ];

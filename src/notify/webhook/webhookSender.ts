@@ -1,5 +1,5 @@
 import type { WebhookConfig } from '../../config/operationsConfig';
-import type { Clock } from '../../time/clock';
+import type { Clock } from '../../kernel/clock';
 import { webhookBody } from './webhookBodies';
 import { WebhookDeliveryError, WebhookRejectedError } from './webhookErrors';
 import type { WebhookNotice } from './webhookNotice';

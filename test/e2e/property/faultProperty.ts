@@ -5,7 +5,7 @@ import { invariantViolations } from '../invariants/invariants';
 import { applyOperatorFaults, operatorFaultsArbitrary } from './operatorFaults';
 import { outageViolations, type ScheduleFacts } from '../invariants/outageInvariants';
 import type { RedisWorld } from '../worlds/redisWorld';
-import { runScenario, type ScenarioPlan } from '../../../sim/world/scenario';
+import { runScenario, type ScenarioPlan, type ScenarioReport } from '../../../sim/world/scenario';
 import { arrangeDuplicateStarts, hostFaultsArbitrary, lastHostFault } from './hostFaults';
 
 /** A fault window that starts while events are still being sent. */
@@ -47,6 +47,63 @@ export const planArbitrary = fc
     }),
   );
 
+/** A schedule as `planArbitrary` draws it. */
+export type DrawnSchedule = typeof planArbitrary extends fc.Arbitrary<infer T> ? T : never;
+
+/** Runs one schedule as run `run` and returns what the invariants found (nothing, when it holds). */
+export async function runSchedule(
+  redisWorld: RedisWorld,
+  arbitrary: DrawnSchedule,
+  run: string,
+): Promise<{ readonly report: ScenarioReport; readonly problems: string[] }> {
+  const { world } = redisWorld;
+  const { base, outages, crashes, storeOutage, host } = arbitrary;
+  const lastFault = Math.max(
+    0,
+    ...outages.map((o) => o.to),
+    ...crashes.map((c) => c.at),
+    storeOutage?.to ?? 0,
+    lastHostFault(host),
+  );
+  arrangeDuplicateStarts(world, host);
+  const plan: ScenarioPlan = {
+    ...base,
+    ...host,
+    outages,
+    crashes,
+    run,
+    minSeconds: lastFault + 1,
+    maxSeconds: 2_000,
+    happenings: storeOutage
+      ? [
+          {
+            at: storeOutage.from,
+            what: 'Redis (breaker store) STOPPED',
+            run: () => redisWorld.stopRedis(),
+          },
+          {
+            at: storeOutage.to,
+            what: 'Redis (breaker store) RESTARTED, empty',
+            run: () => redisWorld.restartRedisEmpty(),
+          },
+        ]
+      : [],
+  };
+  const report = await runScenario(world, applyOperatorFaults(world, plan, arbitrary.operator));
+  const problems = await invariantViolations(world, report, run, {
+    storeLostTrips: storeOutage !== undefined,
+  });
+  // These schedules' only downstream faults are outages and partitions never move (a fault kind
+  // about one event, or steals, would set these facts for its schedules): an outage dead-letters
+  // nothing and each partition's first writes are in sequence order.
+  const facts: ScheduleFacts = {
+    sinkFaultsAreOutagesOnly: true,
+    partitionsMoved: report.host.instances.moves > 0,
+  };
+  problems.push(...outageViolations(world, report, run, facts));
+  return { report, problems };
+}
+
 /**
  * Runs `runs` random schedules against the whole app in `redisWorld` and checks after recovery: zero
  * lost, partitions written in order, convergence per key, one orchestration per trip, trigger enabled,
@@ -54,9 +111,14 @@ export const planArbitrary = fc
  */
 export async function checkNoEventLost(
   redisWorld: RedisWorld,
-  options: { readonly runs: number; readonly seed: number; readonly runPrefix: string },
+  options: {
+    readonly runs: number;
+    readonly seed: number;
+    readonly runPrefix: string;
+    /** fast-check's replay path of one failing schedule (printed with a failure). */
+    readonly path?: string;
+  },
 ): Promise<void> {
-  const { world } = redisWorld;
   let runNumber = 0;
   let trips = 0;
   let storeOutages = 0;
@@ -65,50 +127,7 @@ export async function checkNoEventLost(
   await fc.assert(
     fc.asyncProperty(planArbitrary, async (arbitrary) => {
       const run = `${options.runPrefix}${++runNumber}`;
-      const { base, outages, crashes, storeOutage, host } = arbitrary;
-      const lastFault = Math.max(
-        0,
-        ...outages.map((o) => o.to),
-        ...crashes.map((c) => c.at),
-        storeOutage?.to ?? 0,
-        lastHostFault(host),
-      );
-      arrangeDuplicateStarts(world, host);
-      const plan: ScenarioPlan = {
-        ...base,
-        ...host,
-        outages,
-        crashes,
-        run,
-        minSeconds: lastFault + 1,
-        maxSeconds: 2_000,
-        happenings: storeOutage
-          ? [
-              {
-                at: storeOutage.from,
-                what: 'Redis (breaker store) STOPPED',
-                run: () => redisWorld.stopRedis(),
-              },
-              {
-                at: storeOutage.to,
-                what: 'Redis (breaker store) RESTARTED, empty',
-                run: () => redisWorld.restartRedisEmpty(),
-              },
-            ]
-          : [],
-      };
-      const report = await runScenario(world, applyOperatorFaults(world, plan, arbitrary.operator));
-      const problems = await invariantViolations(world, report, run, {
-        storeLostTrips: storeOutage !== undefined,
-      });
-      // These schedules' only downstream faults are outages and partitions never move (a fault kind
-      // about one event, or steals, would set these facts for its schedules): an outage dead-letters
-      // nothing and each partition's first writes are in sequence order.
-      const facts: ScheduleFacts = {
-        sinkFaultsAreOutagesOnly: true,
-        partitionsMoved: report.host.instances.moves > 0,
-      };
-      problems.push(...outageViolations(world, report, run, facts));
+      const { report, problems } = await runSchedule(redisWorld, arbitrary, run);
       trips += report.orchestrationIds.length;
       seenHost.restarts += report.host.restarts.length;
       seenHost.moves += report.host.instances.moves;
@@ -118,7 +137,12 @@ export async function checkNoEventLost(
       ).length;
       expect(problems, JSON.stringify(arbitrary)).toEqual([]);
     }),
-    { numRuns: options.runs, seed: options.seed, endOnFailure: true },
+    {
+      numRuns: options.runs,
+      seed: options.seed,
+      endOnFailure: true,
+      ...(options.path === undefined ? {} : { path: options.path }),
+    },
   );
   console.log(
     `property (${options.runPrefix}): ${runNumber} schedules run, seed ${options.seed}, ${trips} trips, ` +

@@ -1,4 +1,4 @@
-import { type RedisService, startRedis } from '../../support/localServices';
+import { type RedisService, startRedis } from '../../../sim/services/redis';
 import { BreakwaterWorld, type WorldOptions } from '../../../sim/world/breakwaterWorld';
 
 /** A world on the Redis breaker store, with its own redis-server that tests may stop and restart. */

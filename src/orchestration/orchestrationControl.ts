@@ -1,9 +1,11 @@
 import type { InvocationContext } from '@azure/functions';
 
+import type { BreakerPhase } from './breakerStatus';
+
 /** What the breaker orchestration of one trip is doing, read from its custom status. */
 export interface OrchestrationView {
-  /** Custom status phase, e.g. 'awaiting-approval', 'probation', 'closed'. */
-  readonly phase: string | undefined;
+  /** Custom status phase; undefined when the status is not one of ours. */
+  readonly phase: BreakerPhase | undefined;
   /** Durable runtime status, e.g. 'Running', 'Completed'. */
   readonly runtimeStatus: string;
   /** Set by the orchestration once it has received an approval. */
@@ -35,6 +37,3 @@ export interface OrchestrationControl {
 }
 
 export type OrchestrationControlFactory = (context: InvocationContext) => OrchestrationControl;
-
-/** The only phase in which an approval is accepted. */
-export const AWAITING_APPROVAL = 'awaiting-approval';

@@ -1,13 +1,12 @@
 import { z } from 'zod';
 
-import type { DeadLetterMessage } from '../processing/blobQueueDeadLetterStore';
-import { deadLetterReasons } from '../processing/deadLetter';
+import { deadLetterReasons } from './deadLetter';
 
 /**
- * The dead-letter queue message as the dead-letter store writes it (version 1). Unknown extra fields
- * are kept, so a newer writer's message still redrives.
+ * What the dead-letter queue carries (version 1): everything needed to find, understand and replay one
+ * event. The one schema: the dead-letter store writes this type, the redrive parses it.
  */
-export const deadLetterMessageSchema = z.looseObject({
+const deadLetterMessageFields = {
   version: z.literal(1),
   functionName: z.string(),
   blobName: z.string().min(1),
@@ -16,6 +15,7 @@ export const deadLetterMessageSchema = z.looseObject({
   offset: z.string().nullable(),
   sequenceNumber: z.number().int().nullable(),
   enqueuedTimeUtc: z.string().nullable(),
+  /** Application properties; moved to `propertiesBlobName` when they would not fit in a queue message. */
   properties: z.record(z.string(), z.unknown()).optional(),
   propertiesBlobName: z.string().optional(),
   reason: z.enum(deadLetterReasons),
@@ -23,7 +23,12 @@ export const deadLetterMessageSchema = z.looseObject({
   attempts: z.number().int().min(0),
   deadLetteredAt: z.string(),
   invocationId: z.string(),
-});
+};
+
+export type DeadLetterMessage = Readonly<z.output<z.ZodObject<typeof deadLetterMessageFields>>>;
+
+/** Unknown extra fields are kept, so a newer writer's message still redrives. */
+export const deadLetterMessageSchema = z.looseObject(deadLetterMessageFields);
 
 /** A queue message that is not a dead letter (corrupt, or written by something else). */
 export class InvalidDeadLetterMessageError extends Error {

@@ -1,11 +1,11 @@
 import type { InvocationContext } from '@azure/functions';
 import * as df from 'durable-functions';
 
-import { breakerInstanceId } from '../breaker/orchestrationIds';
-import { parseBreakerStatus } from '../orchestration/breakerStatus';
-import { findInstance, isLive } from '../orchestration/instanceStatus';
-import { raiseApproval } from '../orchestration/raiseApproval';
-import { startBreakerOrchestration } from '../orchestration/startBreakerOrchestration';
+import { breakerInstanceId } from './orchestrationIds';
+import { parseBreakerStatus } from './breakerStatus';
+import { findInstance, isLive } from './instanceStatus';
+import { raiseApproval } from './raiseApproval';
+import { startBreakerOrchestration } from './startBreakerOrchestration';
 import type { OrchestrationControl, OrchestrationControlFactory } from './orchestrationControl';
 
 /** The durable client input every HTTP function that reads or drives the orchestration declares. */

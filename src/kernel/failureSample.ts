@@ -1,4 +1,9 @@
-import type { FailureSample } from '../processing/breakerGate';
+/** A failure reported to the shared window. */
+export interface FailureSample {
+  readonly eventKey: string;
+  readonly kind: 'transient' | 'permanent';
+  readonly message: string;
+}
 
 /** How many failures a trip record keeps, and how much of each message: records stay small. */
 export const SAMPLE_SIZE = 5;

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { durableOrchestrationControl } from '../../src/approval/durableOrchestrationControl';
+import { durableOrchestrationControl } from '../../src/orchestration/durableOrchestrationControl';
 import { registerOperator } from '../../src/operator/registerOperator';
 import { type FunctionsHttpServer, startFunctionsHttpServer } from '../../sim/host/functionsHttpServer';
 import { memoryBreakerStore } from '../support/memoryBreakerStore';
 import { memoryTriggerSwitch, POLICY } from '../operator/operatorFixture';
-import { approvalFixture, type ApprovalFixture } from './approvalFixture';
+import { approvalFixture, type ApprovalFixture } from '../approval/approvalFixture';
 
 let f: ApprovalFixture;
 let server: FunctionsHttpServer;
