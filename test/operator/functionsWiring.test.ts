@@ -46,6 +46,25 @@ describe('the function modules, wired by the composition root (Table store on Az
     });
   });
 
+  it('register the fault switch behind the function key, answering 404 while FAULT_SWITCH_ENABLED is off', async () => {
+    expect(httpTriggerOf(OperatorFunction.fault)).toEqual({
+      route: 'breaker/fault',
+      methods: ['GET', 'POST'],
+      authLevel: 'function',
+    });
+    const res = await invokeHttp(
+      OperatorFunction.fault,
+      {
+        method: 'POST',
+        url: 'http://localhost/api/breaker/fault',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ down: true, minutes: 5 }),
+      },
+      extra(),
+    );
+    expect(res.status).toBe(404);
+  });
+
   it('trip by hand, see it in status, approve it from the link', async () => {
     expect(await status()).toMatchObject({
       state: 'CLOSED',
