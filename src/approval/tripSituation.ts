@@ -1,9 +1,4 @@
-import {
-  type BreakerState,
-  type BreakerStore,
-  readableTrips,
-  type TripRecord,
-} from '../breaker/breakerStore';
+import { type BreakerState, type BreakerStore, type TripRecord } from '../breaker/breakerStore';
 import type { OrchestrationControl, OrchestrationView } from '../orchestration/orchestrationControl';
 import { failuresIn } from '../breaker/breakerPolicy';
 
@@ -16,10 +11,7 @@ export interface TripSituation {
   readonly orchestration: OrchestrationView | undefined;
 }
 
-export type SituationStore = Pick<BreakerStore, 'getState' | 'history' | 'windowBuckets'>;
-
-/** How far back the audit trail is searched for the trip a link names. */
-const TRIP_LOOKUP_LIMIT = 50;
+export type SituationStore = Pick<BreakerStore, 'getState' | 'trip' | 'windowBuckets'>;
 
 /** Reads the trip's situation in parallel; store failures propagate (the caller shows a 503 page). */
 export async function readTripSituation(
@@ -31,9 +23,10 @@ export async function readTripSituation(
     readonly deadLetterCount: () => Promise<number | undefined>;
   },
 ): Promise<TripSituation> {
-  const [state, history, buckets, deadLetters, orchestration] = await Promise.all([
+  const [state, trip, buckets, deadLetters, orchestration] = await Promise.all([
     deps.store.getState(),
-    deps.store.history(TRIP_LOOKUP_LIMIT),
+    // An unreadable record of this trip reads as none: never a reason to refuse the approval.
+    deps.store.trip(tripId),
     deps.store.windowBuckets(now),
     // Counts are informative only: a queue hiccup must not block an approval.
     deps.deadLetterCount().catch(() => undefined),
@@ -41,8 +34,7 @@ export async function readTripSituation(
   ]);
   return {
     state,
-    // Unreadable records of other trips are skipped, never a reason to refuse this one.
-    trip: readableTrips(history).find((t) => t.tripId === tripId),
+    trip,
     failuresInWindow: failuresIn(buckets),
     deadLetters,
     orchestration,

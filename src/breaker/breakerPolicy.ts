@@ -1,5 +1,5 @@
 import type { BreakerConfig } from '../config/appConfig';
-import type { WindowBucket } from './breakerStore';
+import type { BreakerStateName, WindowBucket } from './breakerStore';
 
 /** The numbers a breaker store decides with; every adapter applies the same policy. */
 export interface BreakerPolicy {
@@ -52,3 +52,7 @@ export function windowOf(
 /** Failures in a window as `windowBuckets` returns it. */
 export const failuresIn = (window: readonly WindowBucket[]): number =>
   window.reduce((sum, b) => sum + b.failures, 0);
+
+/** The failures a state tolerates before it trips (CLOSED: threshold, HALF_OPEN: probation); OPEN none. */
+export const limitFor = (policy: BreakerPolicy, state: BreakerStateName): number | undefined =>
+  state === 'CLOSED' ? policy.threshold : state === 'HALF_OPEN' ? policy.probationThreshold : undefined;

@@ -96,6 +96,8 @@ export interface BreakerStore {
   windowBuckets(now: number): Promise<readonly WindowBucket[]>;
   /** Most recent trips first, bounded; a record that does not parse comes back as UnreadableTrip. */
   history(limit: number): Promise<readonly TripEntry[]>;
+  /** One trip's record; undefined when the store has no readable record of it. */
+  trip(tripId: string): Promise<TripRecord | undefined>;
   /** Adds approval/resume/close facts to a trip's record. */
   updateTrip(tripId: string, patch: Partial<Omit<TripRecord, 'tripId'>>): Promise<void>;
   close(): Promise<void>;

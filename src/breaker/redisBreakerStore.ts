@@ -12,6 +12,7 @@ import type {
   TripRecord,
   WindowBucket,
 } from './breakerStore';
+import { readableTrips } from './breakerStore';
 import { sampleOf } from '../kernel/failureSample';
 import { newTripId as defaultNewTripId } from './newTripId';
 import { isStateName, parseStoredState } from './parseStoredState';
@@ -144,6 +145,12 @@ export function makeRedisBreakerStore(deps: RedisBreakerStoreDeps): BreakerStore
       run(async () => {
         const items = await redis.lrange(keys.trips, 0, Math.max(0, limit - 1));
         return limit <= 0 ? [] : items.map((json) => parseTripRecord(json));
+      }),
+
+    trip: (tripId: string) =>
+      run(async () => {
+        const items = await redis.lrange(keys.trips, 0, -1);
+        return readableTrips(items.map((json) => parseTripRecord(json))).find((t) => t.tripId === tripId);
       }),
 
     updateTrip: (tripId: string, patch: Partial<Omit<TripRecord, 'tripId'>>) =>

@@ -12,6 +12,8 @@ export const bucketRow = (bucket: number, shard: string) => `b-${pad(bucket, 16)
 /** Lower bound (inclusive) of the rows of buckets ≥ `bucket`. */
 export const bucketRowFrom = (bucket: number) => `b-${pad(bucket, 16)}`;
 export const BUCKET_ROWS_START = 'b-';
+/** Upper bound (exclusive) of every bucket row: '.' sorts right after '-'. */
+export const BUCKET_ROWS_END = 'b.';
 
 /** Newest trip first: the key counts down from the far future. */
 const FAR_FUTURE_MS = 9_999_999_999_999;

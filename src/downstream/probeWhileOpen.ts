@@ -1,4 +1,3 @@
-import { readableTrips } from '../breaker/breakerStore';
 import type { BreakerStore } from '../breaker/breakerStore';
 import type { ActivitySink } from '../processing/activitySink';
 import type { Clock } from '../kernel/clock';
@@ -6,14 +5,11 @@ import { type DownstreamProbe, nextProbe } from './downstreamProbe';
 import { runProbe } from './runProbe';
 
 export interface ProbeWhileOpenDeps {
-  readonly store: Pick<BreakerStore, 'getState' | 'history' | 'updateTrip'>;
+  readonly store: Pick<BreakerStore, 'getState' | 'trip' | 'updateTrip'>;
   readonly sink: Pick<ActivitySink, 'probe'>;
   readonly clock: Clock;
   readonly timeoutMs?: number;
 }
-
-/** How far back the trip record is looked up (the current trip is the newest). */
-const TRIP_LOOKUP_LIMIT = 5;
 
 /**
  * One watchdog tick's probe: while the breaker is OPEN, probe the downstream and record the result on
@@ -24,7 +20,7 @@ export async function probeWhileOpen(deps: ProbeWhileOpenDeps): Promise<Downstre
   if (state.state !== 'OPEN' || state.tripId === undefined) return undefined;
   const tripId = state.tripId;
   const outcome = await runProbe(deps.sink, deps.timeoutMs);
-  const trip = readableTrips(await deps.store.history(TRIP_LOOKUP_LIMIT)).find((t) => t.tripId === tripId);
+  const trip = await deps.store.trip(tripId);
   const probe = nextProbe(trip?.probe, outcome, deps.clock.now(), trip?.openedAt);
   await deps.store.updateTrip(tripId, { probe });
   return probe;

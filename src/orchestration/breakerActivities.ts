@@ -3,7 +3,6 @@ import {
   type BreakerState,
   type BreakerStateName,
   type BreakerStore,
-  readableTrips,
   type TripRecord,
 } from '../breaker/breakerStore';
 import type { TriggerSwitch } from '../control/triggerSwitch';
@@ -196,16 +195,13 @@ const describe = (current: BreakerState) =>
 const isAt = (current: BreakerState, state: BreakerStateName, tripId: string) =>
   current.state === state && current.tripId === tripId;
 
-/** How far back the audit trail is searched for the trip of a notice. */
-const TRIP_LOOKUP_LIMIT = 20;
-
 async function findTrip(
   store: BreakerStore,
   tripId: string,
   logger: Logger,
 ): Promise<TripRecord | undefined> {
   try {
-    return readableTrips(await store.history(TRIP_LOOKUP_LIMIT)).find((t) => t.tripId === tripId);
+    return await store.trip(tripId);
   } catch (error) {
     logger.warn(`could not read the record of trip ${tripId}: ${ensureError(error).message}`);
     return undefined;

@@ -225,6 +225,25 @@ export function breakerStoreContract(adapter: string, open: OpenStore) {
       await store.close();
     });
 
+    it('reads one trip by id, from its record, and nothing for an unknown id', async () => {
+      const store = await fresh();
+      const first = await store.openManually('drill', T0);
+      await store.transition('OPEN', 'CLOSED', first, T0 + 1);
+      const { tripId } = await store.record(failures(6), T0 + 2_000);
+      expect(await store.trip(first ?? '')).toMatchObject({
+        tripId: first,
+        cause: 'manual',
+        reason: 'drill',
+      });
+      expect(await store.trip(tripId ?? '')).toMatchObject({
+        tripId,
+        cause: 'threshold',
+        failuresInWindow: 6,
+      });
+      expect(await store.trip('no-such-trip')).toBeUndefined();
+      await store.close();
+    });
+
     it('gives 8 concurrent writers (separate clients) the exact total and exactly one trip', async () => {
       const name = uniqueName('k');
       const policy = { ...testPolicy, threshold: 50 };

@@ -72,6 +72,7 @@ function downStore(): BreakerStore & { up: boolean } {
     resetWindow: fail,
     windowBuckets: fail,
     history: fail,
+    trip: fail,
     updateTrip: fail,
     close: () => Promise.resolve(),
   };

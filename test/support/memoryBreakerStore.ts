@@ -6,7 +6,7 @@ import type {
   TripRecord,
 } from '../../src/breaker/breakerStore';
 import { assertAllowedTransition } from '../../src/breaker/allowedTransitions';
-import { type BreakerPolicy, failuresIn, windowOf } from '../../src/breaker/breakerPolicy';
+import { type BreakerPolicy, failuresIn, limitFor, windowOf } from '../../src/breaker/breakerPolicy';
 import { type FailureSample, sampleOf } from '../../src/kernel/failureSample';
 
 export interface MemoryBreakerStore extends BreakerStore {
@@ -79,8 +79,8 @@ export function memoryBreakerStore(
       for (const k of counts.keys()) if (k <= b - windowBuckets(now).length) counts.delete(k);
       const sum = failuresIn(windowBuckets(now));
       const { state } = shared;
-      const limit = state.state === 'HALF_OPEN' ? policy.probationThreshold : policy.threshold;
-      if (state.state !== 'OPEN' && sum > limit) {
+      const limit = limitFor(policy, state.state);
+      if (limit !== undefined && sum > limit) {
         const tripId = open(state.state === 'HALF_OPEN' ? 'probation' : 'threshold', now, samples);
         return { failuresInWindow: sum, state: 'OPEN', tripped: true, tripId };
       }
@@ -113,6 +113,10 @@ export function memoryBreakerStore(
     async history(limit: number) {
       await guard();
       return trips.slice(0, limit);
+    },
+    async trip(tripId: string) {
+      await guard();
+      return trips.find((t) => t.tripId === tripId);
     },
     async updateTrip(tripId, patch) {
       await guard();
