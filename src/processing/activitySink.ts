@@ -24,5 +24,11 @@ export interface ActivitySink {
    * same key must reach the sink in sequence order. Pure and cheap: no I/O.
    */
   orderingKey?(reading: SensorReading): string;
+  /**
+   * Optional, with `orderingKey`: the version newest-wins compares within a key (text, greater wins).
+   * A sink that declares it need not be sent a reading of a batch that a later reading of its key
+   * supersedes (key mode): the row ends up the same, with fewer writes. Pure and cheap: no I/O.
+   */
+  readingVersion?(reading: SensorReading, event: ReceivedEvent): string;
 }
 // #endregion ActivitySink

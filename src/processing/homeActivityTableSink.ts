@@ -65,6 +65,7 @@ export function makeHomeActivityTableSink(table: TableClient): ActivitySink {
 
     // One row per sensor, replaced newest-wins: the row is the ordering key.
     orderingKey: (reading: SensorReading) => `${reading.homeId}/${reading.sensorId}`,
+    readingVersion,
   };
 }
 
