@@ -30,5 +30,10 @@ export interface ActivitySink {
    * supersedes (key mode): the row ends up the same, with fewer writes. Pure and cheap: no I/O.
    */
   readingVersion?(reading: SensorReading, event: ReceivedEvent): string;
+  /**
+   * Optional, with `orderingKey`: readings of keys that share this value may be written together (the
+   * Table sink: one partition, one transaction); key mode starts those keys side by side. Pure, cheap.
+   */
+  writeGroup?(reading: SensorReading): string;
 }
 // #endregion ActivitySink

@@ -53,6 +53,8 @@ export function makeHomeActivityTableSink(table: TableClient): ActivitySink {
     // One row per sensor, replaced newest-wins: the row is the ordering key.
     orderingKey: (reading: SensorReading) => `${reading.homeId}/${reading.sensorId}`,
     readingVersion,
+    // The rows of one home share a Table partition: written at once, they go as one transaction.
+    writeGroup: (reading: SensorReading) => reading.homeId,
   };
 }
 

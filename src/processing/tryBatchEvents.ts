@@ -8,10 +8,11 @@ import { type InOrderOptions, tryEventsInOrder, type WriteAttempt } from './tryE
 /** Tries a batch's events in the order the setting asks for (issue 15). */
 export function makeTryBatchEvents(
   ordering: Ordering,
-  sink: Pick<ActivitySink, 'orderingKey' | 'readingVersion'>,
+  sink: Pick<ActivitySink, 'orderingKey' | 'readingVersion' | 'writeGroup'>,
 ) {
   const keyOf = orderingKeyOf(ordering, sink);
   const versionOf = sink.readingVersion?.bind(sink);
+  const groupOf = sink.writeGroup?.bind(sink);
   return (
     events: readonly ReceivedEvent[],
     write: WriteAttempt,
@@ -23,6 +24,7 @@ export function makeTryBatchEvents(
           concurrency: ordering.concurrency,
           keyOf,
           ...(versionOf ? { versionOf } : {}),
+          ...(groupOf ? { groupOf } : {}),
         })
       : tryEventsInOrder(events, write, options);
 }

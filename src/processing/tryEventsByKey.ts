@@ -11,6 +11,8 @@ export interface ByKeyOptions extends InOrderOptions {
   readonly keyOf: (reading: SensorReading, event: ReceivedEvent) => string;
   /** The sink's newest-wins version: given, readings a later one of their key supersedes are not sent. */
   readonly versionOf?: ReadingVersionOf;
+  /** The sink's write group: keys of one group are started side by side. */
+  readonly groupOf?: (reading: SensorReading) => string;
 }
 
 /**
@@ -28,7 +30,7 @@ export async function tryEventsByKey(
   options: ByKeyOptions,
 ): Promise<EventOutcome[]> {
   const outcomes: (EventOutcome | undefined)[] = new Array<EventOutcome | undefined>(events.length);
-  const { lanes, poison } = splitIntoLanes(events, options.keyOf);
+  const { lanes, poison } = splitIntoLanes(events, options.keyOf, options.groupOf);
   for (const p of poison) outcomes[p.position] = { status: 'poison', event: p.event, error: p.error };
   let inARow = 0;
   let stopped: string | undefined;
