@@ -13,6 +13,8 @@ export interface LaneEntry {
 export interface Lanes {
   /** The events of each key, in batch (sequence) order; lanes ordered by their first event. */
   readonly lanes: readonly (readonly LaneEntry[])[];
+  /** The same lanes by write group (one lane per group without `groupOf`), groups in lane order. */
+  readonly groups: readonly (readonly (readonly LaneEntry[])[])[];
   /** Events that do not decode: poison, found without I/O. */
   readonly poison: readonly {
     readonly position: number;
@@ -47,7 +49,8 @@ export function splitIntoLanes(
     else byKey.set(key, [{ position, event, reading }]);
   });
   const lanes = [...byKey.values()];
-  return { lanes: groupOf ? groupLanes(lanes, groupOf) : lanes, poison };
+  const groups = groupOf ? groupLanes(lanes, groupOf) : lanes.map((lane) => [lane]);
+  return { lanes: groups.flat(), groups, poison };
 }
 
 function groupLanes(lanes: readonly LaneEntry[][], groupOf: (reading: SensorReading) => string) {
@@ -60,5 +63,5 @@ function groupLanes(lanes: readonly LaneEntry[][], groupOf: (reading: SensorRead
     if (list) list.push(lane);
     else groups.set(group, [lane]);
   }
-  return [...groups.values()].flat();
+  return [...groups.values()];
 }

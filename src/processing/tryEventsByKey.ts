@@ -30,11 +30,10 @@ export async function tryEventsByKey(
   options: ByKeyOptions,
 ): Promise<EventOutcome[]> {
   const outcomes: (EventOutcome | undefined)[] = new Array<EventOutcome | undefined>(events.length);
-  const { lanes, poison } = splitIntoLanes(events, options.keyOf, options.groupOf);
+  const { groups, poison } = splitIntoLanes(events, options.keyOf, options.groupOf);
   for (const p of poison) outcomes[p.position] = { status: 'poison', event: p.event, error: p.error };
   let inARow = 0;
   let stopped: string | undefined;
-  let next = 0;
 
   /** Tries one event under the batch's fail-fast and deadline rules. */
   const tryOne = async ({ event, reading }: LaneEntry): Promise<EventOutcome> => {
@@ -89,12 +88,7 @@ export async function tryEventsByKey(
       waiting = [];
     }
   };
-  // A fixed pool of workers, each taking the next lane: one write in flight per worker.
-  const worker = async () => {
-    for (let lane = lanes[next++]; lane !== undefined; lane = lanes[next++]) await runLane(lane);
-  };
-  const workers = Math.max(1, Math.min(options.concurrency, lanes.length));
-  await Promise.all(Array.from({ length: workers }, worker));
+  await runBounded(inUnits(groups, options.concurrency), options.concurrency, runLane);
   return outcomes.filter((o): o is EventOutcome => o !== undefined);
 }
 
@@ -104,4 +98,43 @@ function withWriter(event: ReceivedEvent, writer: EventOutcome, behind: string |
     return { status: 'processed', event, applied: false, attempts: 0, supersededBy: eventKey(writer.event) };
   if (behind !== undefined) return { status: 'untried', event, why: `behind ${behind} of its key`, behind };
   return { status: 'untried', event, why: writer.status === 'untried' ? writer.why : 'not tried' };
+}
+
+/** A write group's lanes in pieces that fit the bound (a group larger than it goes in turns). */
+function inUnits<T>(groups: readonly (readonly T[])[], concurrency: number): T[][] {
+  const size = Math.max(1, concurrency);
+  return groups.flatMap((group) =>
+    Array.from({ length: Math.ceil(group.length / size) }, (_, i) => group.slice(i * size, (i + 1) * size)),
+  );
+}
+
+/**
+ * Runs the lanes with at most `concurrency` in flight (one sink call each), a unit's lanes all started
+ * in the same turn, so their writes reach the sink together; the next unit starts once it fits.
+ */
+function runBounded<T>(
+  units: readonly (readonly T[])[],
+  concurrency: number,
+  run: (lane: T) => Promise<void>,
+) {
+  return new Promise<void>((resolve, reject) => {
+    let free = Math.max(1, concurrency);
+    let running = 0;
+    let next = 0;
+    const pump = () => {
+      for (let unit = units[next]; unit !== undefined && unit.length <= free; unit = units[next]) {
+        next++;
+        free -= unit.length;
+        running += unit.length;
+        for (const lane of unit)
+          run(lane).then(() => {
+            free++;
+            running--;
+            pump();
+          }, reject);
+      }
+      if (next >= units.length && running === 0) resolve();
+    };
+    pump();
+  });
 }

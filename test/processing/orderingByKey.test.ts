@@ -268,3 +268,40 @@ describe('readings superseded inside a batch', () => {
     expect(arrived.get('s0')).toEqual([0, 2, 4]);
   });
 });
+
+describe('keys of one write group', () => {
+  it('are started together, so the sink can write them as one', async () => {
+    const random = seeded(3);
+    const inFlight = new Map<string, number>();
+    const mostAtOnce = new Map<string, number>();
+    let total = 0;
+    let most = 0;
+    const sink: ActivitySink = {
+      async write(r) {
+        const now = (inFlight.get(r.homeId) ?? 0) + 1;
+        inFlight.set(r.homeId, now);
+        mostAtOnce.set(r.homeId, Math.max(mostAtOnce.get(r.homeId) ?? 0, now));
+        most = Math.max(most, ++total);
+        for (let turns = 1 + Math.floor(random() * 8); turns > 0; turns--)
+          await new Promise((resolve) => setImmediate(resolve));
+        inFlight.set(r.homeId, now - 1);
+        total--;
+        return 'applied';
+      },
+      probe: () => Promise.resolve(),
+      orderingKey: (r) => `${r.homeId}/${r.sensorId}`,
+      writeGroup: (r) => r.homeId,
+    };
+    // 30 homes with 3 sensors each, interleaved as a hub partition delivers them.
+    const events = Array.from({ length: 90 }, (_, i) =>
+      receivedEvent(jsonBody(reading({ homeId: `h${i % 30}`, sensorId: `s${Math.floor(i / 30)}` })), i),
+    );
+    const result = await processor(sink, recordingGate().gate, { mode: 'key', concurrency: 16 })(
+      events,
+      context(),
+    );
+    expect(result.processed).toBe(90);
+    expect([...mostAtOnce.values()]).toEqual(Array.from({ length: 30 }, () => 3));
+    expect(most).toBeLessThanOrEqual(16);
+  });
+});
