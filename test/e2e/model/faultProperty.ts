@@ -3,6 +3,8 @@ import { expect } from 'vitest';
 
 import { invariantViolations } from './invariants';
 import { applyOperatorFaults, operatorFaultsArbitrary } from './operatorFaults';
+import type { OrderingMode } from '../../../src/processing/ordering';
+import { orderingOf, useOrdering } from './orderingInWorld';
 import { outageViolations, type ScheduleFacts } from './outageInvariants';
 import type { RedisWorld } from './redisWorld';
 import { runScenario, type ScenarioPlan } from './scenario';
@@ -62,9 +64,14 @@ export async function checkNoEventLost(
   let storeOutages = 0;
   let forcedResets = 0;
   const seenHost = { restarts: 0, moves: 0 };
+  const orderings = new Set<OrderingMode>();
+  const switching = { failed: false }; // a world without fresh modules cannot restart: one ordering
   await fc.assert(
     fc.asyncProperty(planArbitrary, async (arbitrary) => {
       const run = `${options.runPrefix}${++runNumber}`;
+      // Both orderings, schedule by schedule: ORDERING=key (the default) on odd runs, partition on even.
+      if (!(await useOrdering(world, runNumber % 2 === 1 ? 'key' : 'partition'))) switching.failed = true;
+      orderings.add(orderingOf(world));
       const { base, outages, crashes, storeOutage, host } = arbitrary;
       const lastFault = Math.max(
         0,
@@ -123,7 +130,7 @@ export async function checkNoEventLost(
   console.log(
     `property (${options.runPrefix}): ${runNumber} schedules run, seed ${options.seed}, ${trips} trips, ` +
       `${storeOutages} store outages, ${forcedResets} forced resets, ${seenHost.restarts} host restarts, ` +
-      `${seenHost.moves} partition moves`,
+      `${seenHost.moves} partition moves, ordering ${[...orderings].join(' and ')}`,
   );
   // The schedules must actually exercise the breaker and the store outages, not only quiet runs.
   expect(trips).toBeGreaterThan(0);
@@ -131,4 +138,5 @@ export async function checkNoEventLost(
   expect(forcedResets).toBeGreaterThan(0);
   expect(seenHost.restarts).toBeGreaterThan(0);
   expect(seenHost.moves).toBeGreaterThan(0);
+  if (options.runs > 1 && !switching.failed) expect([...orderings].sort()).toEqual(['key', 'partition']);
 }
