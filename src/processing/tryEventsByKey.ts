@@ -22,7 +22,8 @@ export interface ByKeyOptions extends InOrderOptions {
  * new write starts; while such a run lasts, writes get one attempt. An outage-like failure stops its
  * own key: the later events of that key are not tried (`behind` it), so none is applied before it.
  * A refusal about the event itself does not: that event is dead-lettered and never becomes the row.
- * Outcomes come back in batch order.
+ * With `versionOf`, a reading a later one of its key supersedes is not written (see `runLane`); with
+ * `groupOf`, the keys of one write group start in the same turn. Outcomes come back in batch order.
  */
 export async function tryEventsByKey(
   events: readonly ReceivedEvent[],
