@@ -2,59 +2,68 @@ import { performance } from 'node:perf_hooks';
 
 import { TableClient } from '@azure/data-tables';
 
-import { alwaysClosedGate } from '../src/processing/breakerGate';
-import { makeBatchProcessor } from '../src/processing/batchProcessor';
-import { decodeReading } from '../src/processing/decodeReading';
-import { makeHomeActivityTableSink } from '../src/processing/homeActivityTableSink';
+import { makeStoreBreakerGate } from '../src/breaker/storeBreakerGate';
+import { makeTableBreakerStore } from '../src/breaker/tableBreakerStore';
+import { type BatchResult, makeBatchProcessor } from '../src/processing/batchProcessor';
+import { alwaysClosedGate, type BreakerGate } from '../src/processing/breakerGate';
+import { makeHomeActivityTableSink, readingVersion } from '../src/processing/homeActivityTableSink';
+import { splitIntoLanes } from '../src/processing/keyLanes';
 import { silentLogger } from '../src/kernel/logger';
 import { defaultOrdering, type Ordering } from '../src/processing/ordering';
 import type { ReceivedEvent } from '../src/processing/receivedEvent';
+import { supersededReadings } from '../src/processing/supersededReadings';
 import { systemClock } from '../src/kernel/clock';
 import { startDelayProxy } from '../sim/net/delayProxy';
-import { benchName } from './benchPolicy';
+import { benchName, benchPolicy } from './benchPolicy';
 import type { BenchSection } from './benchSection';
+import { median, percentile } from './measure';
+import { BATCH, makeWorkload } from './sinkWorkload';
 
 const DELAY_MS = 5;
-const BATCH = 100;
-const BATCHES = 10;
-const HOMES = 500;
-
-let sequence = 0;
-/** 100 readings over many rows (a few repeat a row, as a busy home's sensors do). */
-function makeBatch(): ReceivedEvent[] {
-  return Array.from({ length: BATCH }, (_, index) => {
-    const n = sequence++;
-    const body = Buffer.from(
-      JSON.stringify({
-        homeId: `home-${n % HOMES}`,
-        sensorId: `door-${n % 3}`,
-        kind: 'contact',
-        state: n % 2 === 0 ? 'open' : 'closed',
-        occurredAt: new Date(Date.UTC(2026, 0, 1) + n).toISOString(),
-      }),
-    );
-    return {
-      ...{ index, body, partitionId: '0', sequenceNumber: n, offset: String(n) },
-      ...{ enqueuedTimeUtc: new Date().toISOString(), properties: {}, systemProperties: {} },
-    };
-  });
-}
+const BATCHES = 4;
+const ROUNDS = 3;
+/** Homes each workload cycles through: three batches' worth, so later batches replace existing rows. */
+const POOL = { bursts: 60, spread: 300 };
+const BREAKER_PAIRS = 60;
 
 const context = { invocationId: 'bench', logger: silentLogger, finalAttempt: false };
+/** A figure only counts when every reading was written or superseded: nothing dead-lettered. */
+const allProcessed = (result: BatchResult) => {
+  if (result.deadLettered > 0) throw new Error(`bench batch dead-lettered ${result.deadLettered} event(s)`);
+};
 const tableEndpoint = (connectionString: string, port: number) =>
   connectionString.replace(/TableEndpoint=http:\/\/([^:]+):\d+/, `TableEndpoint=http://$1:${port}`);
+const f = (n: number) => Math.round(n).toLocaleString('en-US');
 
-/** Events per second of `run` over BATCHES fresh batches. */
-async function rate(run: (batch: ReceivedEvent[]) => Promise<unknown>): Promise<number> {
-  await run(makeBatch()); // warm-up: connections and the table
+/** Events per second of `run` over BATCHES fresh batches (after one warm-up batch on the first round). */
+async function rate(
+  next: () => ReceivedEvent[],
+  run: (batch: ReceivedEvent[]) => Promise<unknown>,
+  warmUp: boolean,
+) {
+  if (warmUp) await run(next());
   const t = performance.now();
-  for (let i = 0; i < BATCHES; i++) await run(makeBatch());
+  for (let i = 0; i < BATCHES; i++) await run(next());
   return ((BATCH * BATCHES) / (performance.now() - t)) * 1000;
 }
 
-/** The batch processor on the real Table sink, Azurite behind a fixed network delay (issue 15). */
+/** The writes key mode makes of a batch: each key's readings that no later one of its key supersedes. */
+function keyModeWrites(batch: readonly ReceivedEvent[]) {
+  const { lanes } = splitIntoLanes(batch, (r) => `${r.homeId}/${r.sensorId}`);
+  return lanes.flatMap((lane) => {
+    const skip = supersededReadings(lane, readingVersion);
+    return lane.filter((_, i) => skip[i] !== true);
+  });
+}
+
+/**
+ * The batch processor with the real Table sink on Azurite behind a fixed network delay (issue 15): today's
+ * serial loop (ORDERING=partition: every reading, one at a time), key mode with the defaults, and the
+ * ceiling: the same writes key mode makes, all at once, in no order. Then key mode with the breaker on
+ * (the store-backed gate, Table store, state cached 1 s) against off, batch pairs interleaved.
+ */
 export const sinkThroughputSection: BenchSection = {
-  title: `Sink throughput: ${BATCH}-event batches over ${HOMES * 3} rows, Table sink on Azurite behind ${DELAY_MS} ms per request`,
+  title: `Sink throughput: ${BATCH}-event batches, Table sink on Azurite behind ${DELAY_MS} ms per request`,
   async run({ storageConnectionString, print }) {
     const port = Number(/TableEndpoint=http:\/\/[^:]+:(\d+)/.exec(storageConnectionString)?.[1]);
     const proxy = await startDelayProxy(port, DELAY_MS);
@@ -64,27 +73,102 @@ export const sinkThroughputSection: BenchSection = {
         benchName('Sink'),
         { allowInsecureConnection: true },
       );
+      let requests = 0;
+      table.pipeline.addPolicy({
+        name: 'count',
+        sendRequest: (request, next) => (requests++, next(request)),
+      });
       const sink = makeHomeActivityTableSink(table);
-      const processWith = (ordering: Ordering) =>
-        makeBatchProcessor({
-          ...{ functionName: 'ProcessSensorEvents', sink, breaker: alwaysClosedGate, clock: systemClock },
+      const processWith = (ordering: Ordering, breaker: BreakerGate = alwaysClosedGate) => {
+        const processor = makeBatchProcessor({
+          ...{ functionName: 'ProcessSensorEvents', sink, breaker, clock: systemClock },
           deadLetters: { write: () => Promise.resolve() },
           retry: { maxAttempts: 4, initialDelayMs: 200, maxDelayMs: 2_000 },
           batchDeadlineMs: 60_000,
           ordering,
         });
-      const serial = processWith({ mode: 'key', concurrency: 1 });
+        return (batch: ReceivedEvent[]) => processor(batch, context).then(allProcessed);
+      };
+      const serial = processWith({ mode: 'partition', concurrency: 1 });
       const byKey = processWith(defaultOrdering);
-      const serialRate = await rate((batch) => serial(batch, context));
-      const byKeyRate = await rate((batch) => byKey(batch, context));
-      // The ceiling: the same writes, all at once, in no order.
-      const ceilingRate = await rate((batch) =>
-        Promise.all(batch.map((e) => sink.write(decodeReading(e.body), e, AbortSignal.timeout(60_000)))),
-      );
-      const f = (n: number) => Math.round(n).toLocaleString('en-US');
+      const ceiling = (batch: ReceivedEvent[]) =>
+        Promise.all(
+          keyModeWrites(batch).map((e) => sink.write(e.reading, e.event, AbortSignal.timeout(60_000))),
+        );
+
+      for (const kind of ['bursts', 'spread'] as const) {
+        const configs = [
+          ['serial', serial],
+          ['by key', byKey],
+          ['ceiling', ceiling],
+        ] as const;
+        const workloads = configs.map(([label]) =>
+          makeWorkload(kind, `${kind}-${label.replace(' ', '-')}`, POOL[kind]),
+        );
+        const rates = configs.map(() => [] as number[]);
+        const before = configs.map(() => 0);
+        const calls = configs.map(() => 0);
+        // Rounds interleave the configurations, so a burst of load from elsewhere does not hit one alone.
+        for (let round = 0; round < ROUNDS; round++) {
+          for (const [i, [, run]] of configs.entries()) {
+            before[i] = requests;
+            rates[i]?.push(await rate(workloads[i]!, run, round === 0));
+            calls[i] = (calls[i] ?? 0) + requests - (before[i] ?? 0);
+          }
+        }
+        const [s, k, c] = rates.map((r) => median(r));
+        const events = BATCH * (BATCHES * ROUNDS + 1);
+        const perEvent = configs.map(([label], i) => `${label} ${((calls[i] ?? 0) / events).toFixed(2)}`);
+        print(
+          `workload ${kind} (${kind === 'bursts' ? '20 homes × 5 readings over 3 sensors' : '100 homes × 1 reading'} per batch); table requests per event: ${perEvent.join(', ')}`,
+        );
+        print(
+          `sink throughput: serial ${f(s!)} ev/s, by key ${f(k!)} ev/s (${(k! / s!).toFixed(1)}× serial), ceiling ${f(c!)} ev/s (${Math.round((k! / c!) * 100)} % of ceiling)`,
+        );
+      }
+
+      // Breaker on vs off on the happy path, real sink: key mode, rounds alternating which goes first.
+      const store = makeTableBreakerStore({
+        table: TableClient.fromConnectionString(storageConnectionString, benchName('Breaker'), {
+          allowInsecureConnection: true,
+          retryOptions: { maxRetries: 1 },
+        }),
+        name: benchName('Fn'),
+        policy: benchPolicy,
+        operationTimeoutMs: 10_000,
+      });
+      const gate = makeStoreBreakerGate({
+        store,
+        clock: systemClock,
+        stateCacheMs: 1_000,
+        logger: silentLogger,
+      });
+      const on = processWith(defaultOrdering, gate);
+      const next = {
+        on: makeWorkload('bursts', 'on', POOL.bursts),
+        off: makeWorkload('bursts', 'off', POOL.bursts),
+      };
+      const timed = async (which: 'on' | 'off') => {
+        const batch = next[which]();
+        const t = performance.now();
+        await (which === 'on' ? on : byKey)(batch);
+        return performance.now() - t;
+      };
+      await timed('on'); // warm-up: the gate's first state read, the rows
+      await timed('off');
+      // Batch pairs back to back, which goes first alternating: the machine's noise hits both alike.
+      const ratios: number[] = [];
+      for (let pair = 0; pair < BREAKER_PAIRS; pair++) {
+        const first = pair % 2 === 0 ? 'on' : 'off';
+        const a = await timed(first);
+        const b = await timed(first === 'on' ? 'off' : 'on');
+        ratios.push(first === 'on' ? b / a : a / b); // off time / on time = on rate / off rate
+      }
       print(
-        `sink throughput: serial ${f(serialRate)} ev/s, by key ${f(byKeyRate)} ev/s (${(byKeyRate / serialRate).toFixed(1)}× serial), ceiling ${f(ceilingRate)} ev/s (${Math.round((byKeyRate / ceilingRate) * 100)} % of ceiling)`,
+        `breaker on/off, key mode, real sink, happy path: median on/off rate ratio ${median(ratios).toFixed(3)} over ${BREAKER_PAIRS} batch pairs (quartiles ${percentile(ratios, 0.25).toFixed(2)}–${percentile(ratios, 0.75).toFixed(2)})`,
       );
+      await store.close();
+      print(`delay proxy: ${f(requests)} sink requests over ${proxy.connections} connection(s) (kept alive)`);
       const mem = process.memoryUsage();
       print(
         `process memory at the end: rss ${Math.round(mem.rss / 2 ** 20)} MiB, heap used ${Math.round(mem.heapUsed / 2 ** 20)} MiB`,

@@ -109,13 +109,19 @@ export async function runDemo(
       settled: report.settled,
       seconds: report.seconds,
     });
-    const outOfOrder = partitionsOutOfOrder(world.writes.filter((w) => w.run === plan.run));
+    const byKey = world.runtime.config.processing.ordering.mode === 'key';
+    const outOfOrder = partitionsOutOfOrder(
+      world.writes.filter((w) => w.run === plan.run),
+      byKey,
+    );
     print('');
     print('Summary');
     for (const line of formatSummaryTable(summary)) print(line);
     print(
       outOfOrder.length === 0
-        ? `in order: every partition's events reached the sink in sequence order (re-runs only repeated)`
+        ? byKey
+          ? `in order: every key's events reached the sink in sequence order (ORDERING=key; re-runs only repeated)`
+          : `in order: every partition's events reached the sink in sequence order (re-runs only repeated)`
         : `OUT OF ORDER: partitions ${outOfOrder.join(', ')}`,
     );
     for (const line of formatHolds(partitionHolds(report.host.invocations))) print(line);

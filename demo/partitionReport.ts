@@ -32,8 +32,11 @@ export function formatHolds(holds: readonly PartitionHolds[]): string[] {
   ];
 }
 
-/** Partitions whose first writes of their events did not come in sequence order (G2); empty is good. */
-export function partitionsOutOfOrder(writes: readonly SinkWrite[]): string[] {
+/**
+ * Partitions whose first writes of their events did not come in sequence order (G2); with `byKey`
+ * (ORDERING=key) the order is checked per key (home, sensor) within each partition. Empty is good.
+ */
+export function partitionsOutOfOrder(writes: readonly SinkWrite[], byKey = false): string[] {
   const next = new Map<string, number>();
   const seen = new Set<string>();
   const out = new Set<string>();
@@ -41,8 +44,9 @@ export function partitionsOutOfOrder(writes: readonly SinkWrite[]): string[] {
     const key = `${w.partitionId}/${w.sequenceNumber}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    if (w.sequenceNumber < (next.get(w.partitionId) ?? 0)) out.add(w.partitionId);
-    next.set(w.partitionId, Math.max(next.get(w.partitionId) ?? 0, w.sequenceNumber + 1));
+    const stream = byKey ? `${w.partitionId} ${w.key}` : w.partitionId;
+    if (w.sequenceNumber < (next.get(stream) ?? 0)) out.add(w.partitionId);
+    next.set(stream, Math.max(next.get(stream) ?? 0, w.sequenceNumber + 1));
   }
   return [...out].sort();
 }

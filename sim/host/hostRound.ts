@@ -10,6 +10,8 @@ export type InvocationOutcome = (typeof INVOCATION_OUTCOMES)[number];
 
 export interface InvocationRecord {
   readonly at: number;
+  /** The id the invocation ran under (sink writes are recorded with it). */
+  readonly invocationId: string;
   readonly instanceId: string;
   readonly partitionId: string;
   readonly firstSequence: number;
@@ -77,11 +79,13 @@ export function planRound(instances: HostInstances, now: number, faults: RoundFa
 export function invocationRecord(
   run: Run,
   at: number,
+  invocationId: string,
   outcome: InvocationOutcome,
   error?: string,
 ): InvocationRecord {
   return {
     at,
+    invocationId,
     instanceId: run.instance.id,
     partitionId: run.partitionId,
     firstSequence: run.events[0]?.sequenceNumber ?? 0,

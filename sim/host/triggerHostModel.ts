@@ -201,7 +201,7 @@ export class TriggerHostModel {
     const generation = instance.generation;
     const settings = this.options.settingsVersion?.();
     const record = (outcome: InvocationOutcome, error?: string) =>
-      this.invocations.push(invocationRecord(run, at, outcome, error));
+      this.invocations.push(invocationRecord(run, at, invocationId, outcome, error));
     const invocationId = `${instance.id}-${this.invocations.length}-${partitionId}-${at}`;
     let threw: unknown;
     try {

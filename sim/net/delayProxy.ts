@@ -2,6 +2,8 @@ import net from 'node:net';
 
 export interface DelayProxy {
   readonly port: number;
+  /** Client connections accepted so far: a client that reuses its connections keeps this small. */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -12,9 +14,13 @@ export interface DelayProxy {
  */
 export async function startDelayProxy(targetPort: number, delayMs: number): Promise<DelayProxy> {
   const sockets = new Set<net.Socket>();
+  let connections = 0;
   const server = net.createServer((client) => {
+    connections++;
     const upstream = net.connect(targetPort, '127.0.0.1');
     for (const s of [client, upstream]) {
+      // Each chunk goes on as soon as its delay is over: Nagle would hold a small one back for an ACK.
+      s.setNoDelay(true);
       sockets.add(s);
       s.on('close', () => sockets.delete(s));
       s.on('error', () => {
@@ -33,6 +39,9 @@ export async function startDelayProxy(targetPort: number, delayMs: number): Prom
   if (address === null || typeof address === 'string') throw new Error('delay proxy has no TCP port');
   return {
     port: address.port,
+    get connections() {
+      return connections;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

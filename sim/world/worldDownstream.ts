@@ -96,6 +96,10 @@ export async function startWorldDownstream(kind: SinkKind): Promise<WorldDownstr
         if (down && !http) throw unavailable();
         await real.probe(signal);
       },
+      // What the real sink declares about order (ORDERING=key uses it), passed on as it is.
+      ...(real.orderingKey ? { orderingKey: real.orderingKey.bind(real) } : {}),
+      ...(real.readingVersion ? { readingVersion: real.readingVersion.bind(real) } : {}),
+      ...(real.writeGroup ? { writeGroup: real.writeGroup.bind(real) } : {}),
     }),
     heldVersion: async (env, key) => {
       const [homeId = '', sensorId = ''] = key.split('/');

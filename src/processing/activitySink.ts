@@ -24,5 +24,16 @@ export interface ActivitySink {
    * same key must reach the sink in sequence order. Pure and cheap: no I/O.
    */
   orderingKey?(reading: SensorReading): string;
+  /**
+   * Optional, with `orderingKey`: the version newest-wins compares within a key (text, greater wins).
+   * A sink that declares it need not be sent a reading of a batch that a later reading of its key
+   * supersedes (key mode): the row ends up the same, with fewer writes. Pure and cheap: no I/O.
+   */
+  readingVersion?(reading: SensorReading, event: ReceivedEvent): string;
+  /**
+   * Optional, with `orderingKey`: readings of keys that share this value may be written together (the
+   * Table sink: one partition, one transaction); key mode starts those keys side by side. Pure, cheap.
+   */
+  writeGroup?(reading: SensorReading): string;
 }
 // #endregion ActivitySink

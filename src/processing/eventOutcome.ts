@@ -8,6 +8,11 @@ export type EventOutcome =
       readonly event: ReceivedEvent;
       readonly applied: boolean;
       readonly attempts: number;
+      /**
+       * Key mode (issue 15): not written because a later reading of its key in this batch superseded
+       * it (the event key of that reading), which was written; `applied` is false, `attempts` 0.
+       */
+      readonly supersededBy?: string;
     }
   | { readonly status: 'poison'; readonly event: ReceivedEvent; readonly error: Error }
   | {

@@ -2,6 +2,7 @@ import { RestError, type TableClient } from '@azure/data-tables';
 
 import type { ActivitySink, SinkWriteResult } from './activitySink';
 import { SinkConflictError } from './errors';
+import { makePartitionTransactions } from './partitionTransactions';
 import type { ReceivedEvent } from './receivedEvent';
 import type { SensorReading } from './sensorReading';
 
@@ -25,7 +26,7 @@ const MAX_CONFLICT_ROUNDS = 5;
  * Sink of the home activity view in Azure Table Storage (PartitionKey = homeId, RowKey = sensorId).
  * Idempotent: a row is only replaced by a reading with a strictly greater version, through ETag
  * compare-and-set, so a repeated or older event never overwrites a newer one, even when two
- * instances race.
+ * instances race. Rows of one home written at once share one read and one transaction.
  */
 export function makeHomeActivityTableSink(table: TableClient): ActivitySink {
   let tableReady: Promise<void> | undefined;
@@ -34,28 +35,14 @@ export function makeHomeActivityTableSink(table: TableClient): ActivitySink {
       tableReady = undefined;
       throw error;
     }));
+  const writeGrouped = makePartitionTransactions(table, (row: SensorActivityRow, signal: AbortSignal) =>
+    writeRow(table, row, signal),
+  );
 
   return {
     async write(reading: SensorReading, event: ReceivedEvent, signal: AbortSignal): Promise<SinkWriteResult> {
       await ensureTable();
-      const row = toRow(reading, event);
-      for (let round = 0; round < MAX_CONFLICT_ROUNDS; round++) {
-        const existing = await getRow(table, row.partitionKey, row.rowKey, signal);
-        if (existing && existing.version >= row.version) return 'stale';
-        try {
-          if (existing)
-            await table.updateEntity(row, 'Replace', { etag: existing.etag, abortSignal: signal });
-          else await table.createEntity(row, { abortSignal: signal });
-          return 'applied';
-        } catch (error) {
-          // 412: another writer replaced the row since we read it; 409: another writer created it.
-          if (!(error instanceof RestError && (error.statusCode === 412 || error.statusCode === 409)))
-            throw error;
-        }
-      }
-      throw new SinkConflictError(
-        `row ${row.partitionKey}/${row.rowKey} kept changing under ${MAX_CONFLICT_ROUNDS} writers`,
-      );
+      return writeGrouped(toRow(reading, event), signal);
     },
 
     /** A point read of one known row: a 404 still means the table answered. */
@@ -65,7 +52,34 @@ export function makeHomeActivityTableSink(table: TableClient): ActivitySink {
 
     // One row per sensor, replaced newest-wins: the row is the ordering key.
     orderingKey: (reading: SensorReading) => `${reading.homeId}/${reading.sensorId}`,
+    readingVersion,
+    // The rows of one home share a Table partition: written at once, they go as one transaction.
+    writeGroup: (reading: SensorReading) => reading.homeId,
   };
+}
+
+/** One row on its own: read it, then replace it (ETag) or create it, again while other writers win. */
+async function writeRow(
+  table: TableClient,
+  row: SensorActivityRow,
+  signal: AbortSignal,
+): Promise<SinkWriteResult> {
+  for (let round = 0; round < MAX_CONFLICT_ROUNDS; round++) {
+    const existing = await getRow(table, row.partitionKey, row.rowKey, signal);
+    if (existing && existing.version >= row.version) return 'stale';
+    try {
+      if (existing) await table.updateEntity(row, 'Replace', { etag: existing.etag, abortSignal: signal });
+      else await table.createEntity(row, { abortSignal: signal });
+      return 'applied';
+    } catch (error) {
+      // 412: another writer replaced the row since we read it; 409: another writer created it.
+      if (!(error instanceof RestError && (error.statusCode === 412 || error.statusCode === 409)))
+        throw error;
+    }
+  }
+  throw new SinkConflictError(
+    `row ${row.partitionKey}/${row.rowKey} kept changing under ${MAX_CONFLICT_ROUNDS} writers`,
+  );
 }
 
 /** Partition and row key of the row the health probe reads (it need not exist). */

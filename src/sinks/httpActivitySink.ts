@@ -105,6 +105,7 @@ export function makeHttpActivitySink(options: HttpActivitySinkOptions): Activity
 
     // The API keeps the newest reading per sensor (the body's version decides within one sensor).
     orderingKey: (reading) => `${reading.homeId}/${reading.sensorId}`,
+    readingVersion,
   };
 }
 

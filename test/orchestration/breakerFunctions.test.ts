@@ -71,7 +71,10 @@ describe('breaker functions: registration', () => {
 
 describe('breaker functions: a trip end to end', () => {
   it('trips, starts one orchestration, is approved over the internal endpoint, and closes after probation', async () => {
-    proxy.setRule(({ url }) => (url.includes("PartitionKey='home-down'") ? 503 : undefined));
+    // A point read names the partition in the path; the sink's query for a home's rows in its filter.
+    proxy.setRule(({ url }) =>
+      /PartitionKey(='| eq ')home-down'/.test(decodeURIComponent(url)) ? 503 : undefined,
+    );
     const bodies = [0, 1].map((i) => jsonBody(reading({ homeId: 'home-down', sensorId: `door-${i}` })));
     const clientInput = server.rpcInput(bindingOfType(FN, 'durableClient').name);
     // The batch is held (CircuitOpenError) and the orchestration started on the way.

@@ -117,3 +117,97 @@ describe('the table sink health probe', () => {
     await expect(sink.probe(AbortSignal.abort())).rejects.toThrow(/abort/i);
   });
 });
+
+/** A client that records the requests it sends, and can run something just before a transaction. */
+function recordingClient(beforeTransaction?: () => Promise<void>) {
+  const client = newClient();
+  const requests: string[] = [];
+  let hook = beforeTransaction;
+  client.pipeline.addPolicy({
+    name: 'record',
+    sendRequest: async (request, next) => {
+      const batch = request.url.endsWith('$batch');
+      // Creating the table (once per sink) is not part of a write.
+      if (!/\/Tables$/.test(new URL(request.url).pathname))
+        requests.push(batch ? 'transaction' : request.method);
+      if (batch && hook) {
+        const run = hook;
+        hook = undefined;
+        await run();
+      }
+      return next(request);
+    },
+  });
+  return { client, requests };
+}
+
+const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString();
+
+describe('writes that share a table partition', () => {
+  it('go as one read and one transaction when written at once', async () => {
+    const { client, requests } = recordingClient();
+    const sink = makeHomeActivityTableSink(client);
+    await sink.write(reading({ homeId: 'tx1', sensorId: 'door-1' }), receivedEvent(jsonBody({}), 1), signal);
+    requests.length = 0;
+    const readings = ['door-1', 'door-2', 'motion'].map((sensorId) =>
+      reading({ homeId: 'tx1', sensorId, occurredAt: at(5) }),
+    );
+    const results = await Promise.all(
+      readings.map((r, i) => sink.write(r, receivedEvent(jsonBody(r), 10 + i), signal)),
+    );
+    expect(results).toEqual(['applied', 'applied', 'applied']);
+    expect(requests).toEqual(['GET', 'transaction']);
+    for (const [i, r] of readings.entries()) {
+      const row = await table.getEntity<SensorActivityRow>('tx1', r.sensorId);
+      expect(row).toMatchObject({ occurredAt: r.occurredAt, eventSequenceNumber: 10 + i });
+    }
+  });
+
+  it('leave out of the transaction a row that already holds a newer reading', async () => {
+    const sink = makeHomeActivityTableSink(newClient());
+    const newer = reading({ homeId: 'tx2', sensorId: 'door-1', state: 'closed', occurredAt: at(9) });
+    await sink.write(newer, receivedEvent(jsonBody(newer), 50), signal);
+    const older = reading({ homeId: 'tx2', sensorId: 'door-1', occurredAt: at(1) });
+    const other = reading({ homeId: 'tx2', sensorId: 'door-2', occurredAt: at(1) });
+    const results = await Promise.all([
+      sink.write(older, receivedEvent(jsonBody(older), 1), signal),
+      sink.write(other, receivedEvent(jsonBody(other), 2), signal),
+    ]);
+    expect(results).toEqual(['stale', 'applied']);
+    expect((await table.getEntity<SensorActivityRow>('tx2', 'door-1')).state).toBe('closed');
+  });
+
+  it.each([
+    ['newer', 30, 'competitor'],
+    ['older', 1, 'ours'],
+  ] as const)(
+    'fall back to one row at a time when another instance wrote a %s reading in between (412)',
+    async (_label, competitorSecond, winner) => {
+      const home = `tx3-${winner}`;
+      const seed = makeHomeActivityTableSink(newClient());
+      const first = reading({ homeId: home, sensorId: 'door-1', occurredAt: at(0) });
+      await seed.write(first, receivedEvent(jsonBody(first), 0), signal);
+      const competitor = reading({
+        homeId: home,
+        sensorId: 'door-1',
+        state: 'closed',
+        occurredAt: at(competitorSecond),
+      });
+      const { client, requests } = recordingClient(async () => {
+        expect(await seed.write(competitor, receivedEvent(jsonBody(competitor), 99), signal)).toBe('applied');
+      });
+      const sink = makeHomeActivityTableSink(client);
+      const ours = ['door-1', 'door-2'].map((sensorId) =>
+        reading({ homeId: home, sensorId, state: 'open', occurredAt: at(10) }),
+      );
+      const results = await Promise.all(
+        ours.map((r, i) => sink.write(r, receivedEvent(jsonBody(r), 10 + i), signal)),
+      );
+      expect(requests.slice(0, 2)).toEqual(['GET', 'transaction']);
+      expect(results).toEqual([winner === 'ours' ? 'applied' : 'stale', 'applied']);
+      const row = await table.getEntity<SensorActivityRow>(home, 'door-1');
+      expect(row.state).toBe(winner === 'ours' ? 'open' : 'closed');
+      expect((await table.getEntity<SensorActivityRow>(home, 'door-2')).eventSequenceNumber).toBe(11);
+    },
+  );
+});

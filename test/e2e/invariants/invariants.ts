@@ -1,12 +1,14 @@
 import type { BreakwaterWorld, SinkWrite } from '../../../sim/world/breakwaterWorld';
 import { convergenceViolations } from './convergence';
 import { keyOf, type ScenarioReport } from '../../../sim/world/scenario';
+import { orderingOf, supersededInItsBatch } from '../../../sim/world/orderingInWorld';
 import { emailsPerTrip } from './tripEmails';
 
 /**
  * What broke in a run, in words (empty when the guarantees hold as Azure can promise them): nothing
  * lost; per key the sink converges on the key's last event in partition order; each invocation applies
- * its events in order (and with one instance and no moves, each partition is written in order); one
+ * its events in order (and with one instance and no moves, each partition is written in order), per
+ * key with ORDERING=key; one
  * orchestration and one trip email per trip, at most one "resumed" email; ends enabled and settled.
  */
 export async function invariantViolations(
@@ -22,11 +24,15 @@ export async function invariantViolations(
     );
   if (world.isDisabled()) problems.push('the trigger is still disabled');
 
-  // G1: every sent event is processed or dead-lettered; none was checkpointed past unprocessed.
+  // G1: every sent event is processed or dead-lettered; none was checkpointed past unprocessed. With
+  // ORDERING=key a reading a newer one of its key superseded in its batch is processed unwritten.
+  const byKey = orderingOf(world) === 'key';
   const writes = world.writes.filter((w) => w.run === run);
   const processed = new Set(writes.map((w) => keyOf(w.partitionId, w.sequenceNumber)));
   const deadLettered = new Set(report.deadLetters.map((d) => keyOf(d.partitionId, d.sequenceNumber)));
+  const superseded = byKey ? supersededInItsBatch(writes, report.host.invocations) : () => false;
   const lost = report.sent
+    .filter((e) => !superseded(e))
     .map((e) => keyOf(e.partitionId, e.sequenceNumber))
     .filter((k) => !processed.has(k) && !deadLettered.has(k));
   if (lost.length > 0) problems.push(`lost ${lost.length} event(s): ${lost.slice(0, 10).join(', ')}`);
@@ -42,7 +48,11 @@ export async function invariantViolations(
   if (world.downstream.kind === 'table')
     problems.push(...(await convergenceViolations(world, report.sent, processed, `home-${run}-`)));
   problems.push(
-    ...orderViolations(writes, report.host.instances.moves === 0 && report.host.instances.all.length === 1),
+    ...orderViolations(
+      writes,
+      report.host.instances.moves === 0 && report.host.instances.all.length === 1,
+      byKey,
+    ),
   );
 
   // G2 convergence: per key, the downstream holds the newest of the readings written successfully.
@@ -80,14 +90,18 @@ export async function invariantViolations(
   return problems;
 }
 
-/** Within an invocation, first writes come in sequence order; with `perPartition`, across the run too. */
-function orderViolations(writes: readonly SinkWrite[], perPartition: boolean): string[] {
+/**
+ * Within an invocation, first writes come in sequence order; with `perPartition`, across the run too;
+ * with `byKey` (ORDERING=key) that order holds per key (home, sensor) within the partition.
+ */
+function orderViolations(writes: readonly SinkWrite[], perPartition: boolean, byKey: boolean): string[] {
   const problems: string[] = [];
   const streams = new Map<string, number[]>();
   const seen = new Set<string>();
   for (const w of writes) {
     const event = keyOf(w.partitionId, w.sequenceNumber);
-    const stream = perPartition ? w.partitionId : `${w.invocationId}/${w.partitionId}`;
+    const partition = byKey ? `${w.partitionId} key ${w.key}` : w.partitionId;
+    const stream = perPartition ? partition : `${w.invocationId}/${partition}`;
     const once = perPartition ? event : `${w.invocationId}/${event}`;
     if (seen.has(once)) continue;
     seen.add(once);

@@ -1,5 +1,6 @@
 import type { BreakwaterWorld } from '../../../sim/world/breakwaterWorld';
 import { keyOf, type ScenarioReport } from '../../../sim/world/scenario';
+import { orderingOf } from '../../../sim/world/orderingInWorld';
 
 /** What a schedule did to the downstream and the partitions (the property test states it per schedule). */
 export interface ScheduleFacts {
@@ -14,7 +15,7 @@ export interface ScheduleFacts {
  * - an outage dead-letters nothing: where the only downstream faults were outages, no dead letter is
  *   anything but poison;
  * - where, in addition, no partition moved, each partition's first writes of its events come in
- *   sequence order: a held batch's re-runs only repeat what was already written.
+ *   sequence order (per key with ORDERING=key): a held batch's re-runs only repeat what was written.
  */
 export function outageViolations(
   world: BreakwaterWorld,
@@ -36,16 +37,18 @@ export function outageViolations(
   if (facts.partitionsMoved) return problems;
   const next = new Map<string, number>();
   const seen = new Set<string>();
+  const byKey = orderingOf(world) === 'key';
   for (const w of world.writes.filter((x) => x.run === run)) {
     const key = keyOf(w.partitionId, w.sequenceNumber);
     if (seen.has(key)) continue;
     seen.add(key);
-    const expectedAtLeast = next.get(w.partitionId) ?? 0;
+    const stream = byKey ? `${w.partitionId} key ${w.key}` : w.partitionId;
+    const expectedAtLeast = next.get(stream) ?? 0;
     if (w.sequenceNumber < expectedAtLeast) {
-      problems.push(`partition ${w.partitionId}: first write of ${w.sequenceNumber} after a later event`);
+      problems.push(`partition ${stream}: first write of ${w.sequenceNumber} after a later event`);
       break;
     }
-    next.set(w.partitionId, w.sequenceNumber + 1);
+    next.set(stream, w.sequenceNumber + 1);
   }
   return problems;
 }

@@ -7,6 +7,8 @@ import { outageViolations, type ScheduleFacts } from '../invariants/outageInvari
 import type { RedisWorld } from '../worlds/redisWorld';
 import { runScenario, type ScenarioPlan, type ScenarioReport } from '../../../sim/world/scenario';
 import { arrangeDuplicateStarts, hostFaultsArbitrary, lastHostFault } from './hostFaults';
+import type { OrderingMode } from '../../../src/processing/ordering';
+import { orderingOf, useOrdering } from '../../../sim/world/orderingInWorld';
 
 /** A fault window that starts while events are still being sent. */
 const windowDuring = (sendSeconds: number) =>
@@ -124,9 +126,15 @@ export async function checkNoEventLost(
   let storeOutages = 0;
   let forcedResets = 0;
   const seenHost = { restarts: 0, moves: 0 };
+  const orderings = new Set<OrderingMode>();
+  const switching = { failed: false }; // a world without fresh modules cannot restart: one ordering
   await fc.assert(
     fc.asyncProperty(planArbitrary, async (arbitrary) => {
       const run = `${options.runPrefix}${++runNumber}`;
+      // Both orderings, schedule by schedule: ORDERING=key (the default) on odd runs, partition on even.
+      if (!(await useOrdering(redisWorld.world, runNumber % 2 === 1 ? 'key' : 'partition')))
+        switching.failed = true;
+      orderings.add(orderingOf(redisWorld.world));
       const { report, problems } = await runSchedule(redisWorld, arbitrary, run);
       trips += report.orchestrationIds.length;
       seenHost.restarts += report.host.restarts.length;
@@ -147,7 +155,7 @@ export async function checkNoEventLost(
   console.log(
     `property (${options.runPrefix}): ${runNumber} schedules run, seed ${options.seed}, ${trips} trips, ` +
       `${storeOutages} store outages, ${forcedResets} forced resets, ${seenHost.restarts} host restarts, ` +
-      `${seenHost.moves} partition moves`,
+      `${seenHost.moves} partition moves, ordering ${[...orderings].join(' and ')}`,
   );
   // The schedules must actually exercise the breaker and the store outages, not only quiet runs.
   expect(trips).toBeGreaterThan(0);
@@ -155,4 +163,5 @@ export async function checkNoEventLost(
   expect(forcedResets).toBeGreaterThan(0);
   expect(seenHost.restarts).toBeGreaterThan(0);
   expect(seenHost.moves).toBeGreaterThan(0);
+  if (options.runs > 1 && !switching.failed) expect([...orderings].sort()).toEqual(['key', 'partition']);
 }
