@@ -2,7 +2,7 @@ import type { DownstreamProbe } from '../downstream/downstreamProbe';
 import type { FailureSample } from '../kernel/failureSample';
 
 /**
- * The shared failure window and breaker state (design section 5, "Breaker store"). Every adapter
+ * The shared failure window and breaker state (docs/breaker-store.md). Every adapter
  * (Redis, Table) passes one contract test suite. All times are milliseconds since the epoch.
  */
 /** The breaker's states (the one list; the Redis scripts spell them out in Lua). */

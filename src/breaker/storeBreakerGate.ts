@@ -23,7 +23,7 @@ export interface StoreBreakerGate extends BreakerGate {
 const closed: GateState = { open: false, tripId: undefined };
 
 /**
- * The processing function's breaker gate on the shared store (design section 4). `check` reads the store
+ * The processing function's breaker gate on the shared store (docs/breaker-store.md). `check` reads the store
  * about once per `stateCacheMs` per instance (concurrent checks share one read; from half the TTL on the
  * read happens in the background, so a batch waits only when the cache has expired); `recordFailures` is one
  * `record` round trip and refreshes the cache. Neither throws: when the store fails, the gate reports

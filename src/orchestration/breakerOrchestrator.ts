@@ -27,7 +27,7 @@ export interface BreakerOrchestratorSettings extends EpisodeSettings {
 }
 
 /**
- * One orchestration per trip (design section 5): OPEN → disable → trip notice → wait for approval of
+ * One orchestration per trip (docs/orchestration.md): OPEN → disable → trip notice → wait for approval of
  * THIS trip, with a bounded number of reminders → HALF_OPEN → reset window → enable → "resumed" →
  * after a quiet probation, CLOSED. Deterministic: all I/O in activities, time only from
  * `currentUtcDateTime`, no continueAsNew (so no timer of an earlier generation can fire into a later one).

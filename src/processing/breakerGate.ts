@@ -19,7 +19,7 @@ export type BreakerTrippedHandler = (trip: {
 }) => Promise<void>;
 
 /**
- * The processing function's view of the circuit breaker (design section 4). The real gate sits on the
+ * The processing function's view of the circuit breaker (docs/breaker-store.md). The real gate sits on the
  * shared store; `alwaysClosedGate` is used where no breaker is wanted.
  */
 export interface BreakerGate {

@@ -32,7 +32,7 @@ export const uniqueName = (label: string) =>
   `${label}${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 /**
- * The one contract every BreakerStore adapter passes (design section 5). Time is passed explicitly,
+ * The one contract every BreakerStore adapter passes (docs/breaker-store.md). Time is passed explicitly,
  * so bucket boundaries are crossed without waiting.
  */
 export function breakerStoreContract(adapter: string, open: OpenStore) {
