@@ -63,7 +63,7 @@ function reading(i: number, now: number): Buffer {
  * with the production handler factory and retry policy (no durable client: nothing trips on the happy path).
  */
 export async function register(functionName: string, runtime: Runtime): Promise<void> {
-  const { makeProcessHandler } = await import('../src/functions/processSensorEvents');
+  const { makeProcessHandler } = await import('../src/processing/processHandler');
   const retry = runtime.config.triggerRetry;
   // `dataType` is a binding property the library passes through but does not type (as in the app).
   const options: EventHubFunctionOptions & { dataType: 'binary' } = {

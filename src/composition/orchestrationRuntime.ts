@@ -96,3 +96,9 @@ export function createHeartbeatDeps(runtime: Runtime): HeartbeatDeps {
   }
   return heartbeatCache.deps;
 }
+
+/** Builds `make(runtime)` once, on first use: the host indexes functions before any of them runs. */
+export function lazily<T>(runtime: Runtime, make: (runtime: Runtime) => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make(runtime));
+}

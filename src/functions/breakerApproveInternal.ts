@@ -1,13 +1,3 @@
-import { app } from '@azure/functions';
-import * as df from 'durable-functions';
+import { registerInternalApproval } from '../orchestration/registerInternalApproval';
 
-import { makeInternalApprovalHandler } from '../orchestration/internalApprovalHandler';
-
-/** POST { tripId, approvedBy } with a function key: raises `Approval` (tests, operators with a key). */
-app.http('BreakerApproveInternal', {
-  methods: ['POST'],
-  authLevel: 'function',
-  route: 'internal/breaker/approve',
-  extraInputs: [df.input.durableClient()],
-  handler: makeInternalApprovalHandler(),
-});
+registerInternalApproval();

@@ -1,0 +1,15 @@
+import { app } from '@azure/functions';
+import * as df from 'durable-functions';
+
+import type { HeartbeatDeps } from '../telemetry/heartbeat';
+import type { WatchdogDeps } from './runWatchdog';
+import { makeWatchdogHandler } from './watchdogHandler';
+
+/** Registers the once-a-minute watchdog timer; its deps are built on the first tick. */
+export function registerWatchdog(deps: () => WatchdogDeps, heartbeat: () => HeartbeatDeps): void {
+  app.timer('BreakerWatchdog', {
+    schedule: '0 * * * * *',
+    extraInputs: [df.input.durableClient()],
+    handler: makeWatchdogHandler(deps, heartbeat),
+  });
+}
