@@ -1,20 +1,17 @@
-import {
-  type AppConfig,
-  type ControlConfig,
-  type EventHubConnection,
-  GUARDED_FUNCTION_NAME,
-  type StorageConnection,
-} from './appConfig';
+import { type AppConfig, type ControlConfig, GUARDED_FUNCTION_NAME } from './appConfig';
 import { ConfigError, type ConfigProblem } from './configError';
 import { publishedKeyProblems } from './publishedKeys';
 import { readEmailTransport } from './readEmailTransport';
 import { readFaultSwitchConfig } from './readFaultSwitchConfig';
 import { readSinkConfig } from './readSinkConfig';
 import { readOperationsConfig } from './operationsConfig';
+import { nonEmpty, readEventHubConnection, readStorage } from './readHostConnections';
 import { hostSettingNames, type SettingName, settings } from './settings';
 import type { SettingValues } from './settingValues';
 
-export type Environment = Readonly<Record<string, string | undefined>>;
+import type { Environment } from './environment';
+
+export type { Environment } from './environment';
 
 export type { SettingValues } from './settingValues';
 
@@ -182,49 +179,6 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
   };
 }
 
-function readStorage(env: Environment, problems: ConfigProblem[]): StorageConnection | undefined {
-  const name = hostSettingNames.storage;
-  const connectionString = nonEmpty(env[name]);
-  if (connectionString !== undefined) {
-    if (
-      connectionString === 'UseDevelopmentStorage=true' ||
-      /AccountName=|BlobEndpoint=/i.test(connectionString)
-    ) {
-      return { kind: 'connectionString', connectionString };
-    }
-    problems.push({
-      setting: name,
-      message: 'expected a storage connection string, e.g. "UseDevelopmentStorage=true"',
-    });
-    return undefined;
-  }
-  const account = nonEmpty(env[`${name}__accountName`]);
-  const uri = (service: string) =>
-    nonEmpty(env[`${name}__${service}ServiceUri`]) ??
-    (account ? `https://${account}.${service}.core.windows.net` : undefined);
-  const [blob, queue, table] = [uri('blob'), uri('queue'), uri('table')];
-  if (blob && queue && table)
-    return { kind: 'identity', blobServiceUri: blob, queueServiceUri: queue, tableServiceUri: table };
-  problems.push({
-    setting: name,
-    message: `is required: a connection string, or identity-based ${name}__accountName (or __blobServiceUri, __queueServiceUri and __tableServiceUri)`,
-  });
-  return undefined;
-}
-
-function readEventHubConnection(env: Environment, problems: ConfigProblem[]): EventHubConnection | undefined {
-  const name = hostSettingNames.eventHubConnection;
-  const connectionString = nonEmpty(env[name]);
-  if (connectionString !== undefined) return { kind: 'connectionString', connectionString };
-  const namespace = nonEmpty(env[`${name}__fullyQualifiedNamespace`]);
-  if (namespace !== undefined) return { kind: 'identity', fullyQualifiedNamespace: namespace };
-  problems.push({
-    setting: name,
-    message: `is required: a connection string, or identity-based ${name}__fullyQualifiedNamespace, e.g. "ns.servicebus.windows.net"`,
-  });
-  return undefined;
-}
-
 function readControl(
   env: Environment,
   v: SettingValues,
@@ -254,10 +208,6 @@ function readControl(
 function must<T>(value: T | undefined): T {
   if (value === undefined) throw new Error('internal: a validated setting is missing');
   return value;
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value;
 }
 
 function deepFreeze<T>(value: T): T {
