@@ -5,7 +5,6 @@ import { withFaultSwitch } from '../faults/withFaultSwitch';
 import type { ActivitySink } from '../processing/activitySink';
 import type { StorageClients } from '../storage/storageClients';
 import type { Clock } from '../kernel/clock';
-import type { Runtime } from './runtime';
 
 /** The switch's row shares the breaker's table (its own partition), on the app's storage account. */
 const faultStore = (config: AppConfig, storage: StorageClients) =>
@@ -31,8 +30,15 @@ export function withFaultSwitchWhenEnabled(
 }
 
 /** What `/api/breaker/fault` needs. */
-export function faultSwitchDeps(runtime: Runtime): FaultSwitchDeps {
-  const { config, storage, clock } = runtime;
+export function faultSwitchDeps({
+  config,
+  storage,
+  clock,
+}: {
+  readonly config: AppConfig;
+  readonly storage: StorageClients;
+  readonly clock: Clock;
+}): FaultSwitchDeps {
   return {
     enabled: config.faultSwitch.enabled,
     maxMinutes: config.faultSwitch.maxMinutes,
