@@ -1,11 +1,11 @@
 import type { BreakerStateName } from '../../src/breaker/breakerStore';
 import type { DeadLetterMessage } from '../../src/processing/deadLetterMessage';
 import type { BreakwaterWorld } from './breakwaterWorld';
-import { FUNCTION_NAME } from './breakwaterWorld';
 import { EventHubModel, type HubEvent } from '../host/eventHubModel';
 import { eventBody } from './scenarioEvents';
 import { applyHostFaults, type HostFaults } from './scenarioFaults';
-import { TriggerHostModel } from '../host/triggerHostModel';
+import type { TriggerHostModel } from '../host/triggerHostModel';
+import { worldTriggerHost } from './worldTriggerHost';
 
 /** A fault schedule and workload for one run; times are seconds from the run's start. */
 export interface ScenarioPlan extends HostFaults {
@@ -110,15 +110,8 @@ export async function runScenario(
   // Each run is a new hub whose sequence numbers restart at 0, so the API must not remember the keys
   // of the last one (in Azure a re-created hub needs a new key prefix: docs/your-own-downstream.md).
   world.downstream.http?.forgetIdempotencyKeys();
-  const host = new TriggerHostModel({
-    functionName: FUNCTION_NAME,
+  const host = worldTriggerHost(world, {
     hub,
-    clock: world.clock,
-    isDisabled: () => Promise.resolve(world.isDisabled()),
-    // Every app-settings change (the breaker's own switch included) restarts the host and the app.
-    settingsVersion: () => world.settingsVersion(),
-    onRestart: () => world.restartApp(),
-    inputData: () => world.durableClientInput(FUNCTION_NAME),
     ...(plan.instances ? { instances: plan.instances } : {}),
     ...(plan.extension ? { extension: plan.extension } : {}),
     ...(plan.wire ? { wire: plan.wire } : {}),

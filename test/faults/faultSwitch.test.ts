@@ -8,7 +8,7 @@ import { makeTableFaultSwitchStore } from '../../src/faults/tableFaultSwitchStor
 import { withFaultSwitch } from '../../src/faults/withFaultSwitch';
 import { makeHomeActivityTableSink } from '../../src/processing/homeActivityTableSink';
 import { classifyFailure } from '../../src/processing/classifyError';
-import { SimClockForTests } from './simClockForTests';
+import { SimClock } from '../../sim/host/simClock';
 import { reading, receivedEvent } from '../support/sensorEvents';
 
 const table = (name: string) =>
@@ -19,7 +19,7 @@ const unique = (prefix: string) => `${prefix}${Math.random().toString(36).slice(
 
 /** The fault endpoint and two instances' sample sinks over one switch row on Azurite. */
 async function fixture(enabled = true) {
-  const clock = new SimClockForTests(Date.UTC(2026, 2, 1, 3));
+  const clock = new SimClock(Date.UTC(2026, 2, 1, 3));
   const store = makeTableFaultSwitchStore(table(unique('Breaker')));
   const sinkTable = table(unique('Activity'));
   await sinkTable.createTable();

@@ -6,7 +6,7 @@ import { CHECKPOINT_CONTAINER, checkpointPrefix } from '../../src/backlog/checkp
 import { type EventHubsPeer, startEventHubsPeer } from '../../sim/eventHubsPeer/eventHubsPeer';
 import { EventHubModel } from '../../sim/host/eventHubModel';
 import { hostCheckpointWriter } from '../../sim/host/hostCheckpoints';
-import { TriggerHostModel } from '../../sim/host/triggerHostModel';
+import { worldTriggerHost } from '../../sim/world/worldTriggerHost';
 import { BreakwaterWorld, FUNCTION_KEY, FUNCTION_NAME } from '../../sim/world/breakwaterWorld';
 import { tripIdOfLink } from '../mintApprovalLink';
 import type { VerifyTarget } from '../target';
@@ -67,14 +67,8 @@ export async function createLocalTarget(services: LocalServices): Promise<LocalT
     // The peer listens on 127.0.0.1: the host names the namespace by its host name in checkpoint paths.
     prefix: checkpointPrefix('127.0.0.1', hubName, CONSUMER_GROUP),
   };
-  const host = new TriggerHostModel({
-    functionName: FUNCTION_NAME,
+  const host = worldTriggerHost(world, {
     hub,
-    clock: world.clock,
-    isDisabled: () => Promise.resolve(world.isDisabled()),
-    settingsVersion: () => world.settingsVersion(),
-    onRestart: () => world.restartApp(),
-    inputData: () => world.durableClientInput(FUNCTION_NAME),
     onCheckpoint: hostCheckpointWriter(checkpoints.container, {
       fullyQualifiedNamespace: '127.0.0.1',
       hubName,
