@@ -1,5 +1,4 @@
 import type { AccessToken, GetTokenOptions, TokenCredential } from '@azure/core-auth';
-import { DefaultAzureCredential } from '@azure/identity';
 
 import type { AppConfig } from '../config/appConfig';
 import { makeTriggerSwitch, type TriggerSwitchDeps } from '../control/makeTriggerSwitch';
@@ -17,11 +16,8 @@ export interface NotifyAndControl {
 }
 
 export interface NotifyAndControlDeps {
-  /**
-   * The process's one credential, created on first use. Pass the runtime's getter so ARM, Storage and
-   * email share it; when omitted a lazily created DefaultAzureCredential is used.
-   */
-  readonly getCredential?: () => TokenCredential;
+  /** The process's one credential, created on first use: the runtime's, shared by ARM, Storage and email. */
+  readonly getCredential: () => TokenCredential;
   readonly logger?: Logger;
   readonly sleep?: (ms: number) => Promise<void>;
   /** Tests only: local endpoints and their CA. */
@@ -30,9 +26,9 @@ export interface NotifyAndControlDeps {
 }
 
 /** Builds the trigger switch and email sender from config; throws EmailConfigError on unusable email settings. */
-export function makeNotifyAndControl(config: AppConfig, deps: NotifyAndControlDeps = {}): NotifyAndControl {
+export function makeNotifyAndControl(config: AppConfig, deps: NotifyAndControlDeps): NotifyAndControl {
   const logger = deps.logger ?? console;
-  const credential = lazyCredential(deps.getCredential ?? defaultCredentialGetter(config));
+  const credential = lazyCredential(deps.getCredential);
   const o = deps.overrides ?? {};
   return {
     triggerSwitch: makeTriggerSwitch(config, {
@@ -57,14 +53,6 @@ export function lazyCredential(get: () => TokenCredential): TokenCredential {
     getToken: (scopes: string | string[], options?: GetTokenOptions): Promise<AccessToken | null> =>
       get().getToken(scopes, options),
   };
-}
-
-function defaultCredentialGetter(config: AppConfig): () => TokenCredential {
-  let credential: TokenCredential | undefined;
-  return () =>
-    (credential ??= new DefaultAzureCredential(
-      config.managedIdentityClientId ? { managedIdentityClientId: config.managedIdentityClientId } : {},
-    ));
 }
 
 function realSleep(ms: number): Promise<void> {

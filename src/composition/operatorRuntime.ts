@@ -1,6 +1,5 @@
 import type { ApprovalHandlerDeps } from '../approval/approvalHandler';
 import { durableOrchestrationControl } from '../orchestration/durableOrchestrationControl';
-import { makeTriggerSwitch } from '../control/makeTriggerSwitch';
 import { verifyApprovalToken } from '../notify/approvalToken';
 import type { OperatorDeps } from '../operator/operatorDeps';
 import { queueDeadLetterCount } from '../processing/queueDeadLetterCount';
@@ -10,7 +9,6 @@ import { queueRedriveRefusal } from '../redrive/redriveRefusal';
 import type { RedriveDeps } from '../redrive/redriveHandler';
 import { heldBacklogReaderFor } from './backlogRuntime';
 import { faultSwitchDeps } from './faultSwitchRuntime';
-import { lazyCredential } from './notifyAndControl';
 import { getRuntime, type Runtime } from './runtime';
 
 /** How long a dead letter waits before the next redrive attempt while the circuit is not CLOSED. */
@@ -31,13 +29,7 @@ export function createOperatorRuntime(runtime: Runtime): OperatorRuntime {
   const deadLetterQueue = storage.queue(config.processing.deadLetterQueue);
   const deadLetterCount = queueDeadLetterCount(deadLetterQueue);
   // The same switch the orchestration's activities use: one credential, the same (test) ARM endpoint.
-  const overrides = runtime.notifyAndControl.overrides ?? {};
-  const triggerSwitch = makeTriggerSwitch(config, {
-    credential: lazyCredential(runtime.getCredential),
-    logger: runtime.notifyAndControl.logger ?? console,
-    ...(overrides.armEndpoint === undefined ? {} : { armEndpoint: overrides.armEndpoint }),
-    ...(overrides.tls === undefined ? {} : { tls: overrides.tls }),
-  });
+  const triggerSwitch = runtime.controls.triggerSwitch();
   const heldBacklog = heldBacklogReaderFor(runtime);
   const { environmentName } = config;
   return {

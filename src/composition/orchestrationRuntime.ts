@@ -6,7 +6,6 @@ import type { WatchdogDeps } from '../orchestration/runWatchdog';
 import type { HeartbeatDeps } from '../telemetry/heartbeat';
 import { queueDeadLetterCount } from '../processing/queueDeadLetterCount';
 import { heldBacklogReaderFor } from './backlogRuntime';
-import { makeNotifyAndControl } from './notifyAndControl';
 import { webhookDeps } from './webhookDeps';
 import type { Runtime } from './runtime';
 
@@ -33,15 +32,11 @@ export function orchestratorSettingsFrom(config: AppConfig): BreakerOrchestrator
 /** The activities' dependencies, built on first use from the process runtime. */
 export function createActivityDeps(runtime: Runtime): BreakerActivityDeps {
   const { config } = runtime;
-  const { triggerSwitch, emailSender } = makeNotifyAndControl(config, {
-    ...runtime.notifyAndControl,
-    getCredential: runtime.getCredential,
-  });
   return {
     store: runtime.breakerStore,
-    triggerSwitch,
+    triggerSwitch: runtime.controls.triggerSwitch(),
     controlMode: config.control.mode,
-    email: emailSender,
+    email: runtime.controls.emailSender(),
     messages: makeBreakerMessages({
       approvers: config.email.approvers,
       signingKeys: config.approval.signingKeys,
@@ -59,16 +54,17 @@ export function createActivityDeps(runtime: Runtime): BreakerActivityDeps {
 
 export function createWatchdogDeps(runtime: Runtime): WatchdogDeps {
   const { config } = runtime;
-  const { triggerSwitch, emailSender } = makeNotifyAndControl(config, {
-    ...runtime.notifyAndControl,
-    getCredential: runtime.getCredential,
-  });
+  const { controls } = runtime;
   return {
     store: runtime.breakerStore,
     clock: runtime.clock,
     functionName: config.functionName,
     graceMs: WATCHDOG_GRACE_MS,
-    repair: { triggerSwitch, email: emailSender, approvers: config.email.approvers },
+    repair: {
+      triggerSwitch: controls.triggerSwitch(),
+      email: controls.emailSender(),
+      approvers: config.email.approvers,
+    },
     sink: runtime.sink,
   };
 }
@@ -79,15 +75,11 @@ let heartbeatCache: { runtime: Runtime; deps: HeartbeatDeps } | undefined;
 export function createHeartbeatDeps(runtime: Runtime): HeartbeatDeps {
   if (heartbeatCache?.runtime !== runtime) {
     const { config } = runtime;
-    const { triggerSwitch } = makeNotifyAndControl(config, {
-      ...runtime.notifyAndControl,
-      getCredential: runtime.getCredential,
-    });
     heartbeatCache = {
       runtime,
       deps: {
         store: runtime.breakerStore,
-        triggerSwitch,
+        triggerSwitch: runtime.controls.triggerSwitch(),
         deadLetterCount: queueDeadLetterCount(runtime.storage.queue(config.processing.deadLetterQueue)),
         clock: runtime.clock,
         functionName: config.functionName,

@@ -17,7 +17,9 @@ import { withFaultSwitchWhenEnabled } from './faultSwitchRuntime';
 import { makePartitionProgress, type PartitionProgress } from '../processing/partitionProgress';
 import { makeStorageClients, type StorageClients } from '../storage/storageClients';
 import { type Clock, systemClock } from '../kernel/clock';
-import type { NotifyAndControlDeps } from './notifyAndControl';
+import type { TriggerSwitch } from '../control/triggerSwitch';
+import type { EmailSender } from '../notify/emailSender';
+import { makeNotifyAndControl, type NotifyAndControl, type NotifyAndControlDeps } from './notifyAndControl';
 
 /** Everything the function handlers need, created once per process. */
 export interface Runtime {
@@ -35,8 +37,11 @@ export interface Runtime {
   readonly progress: PartitionProgress;
   /** The process's one Azure credential, created on first use (local runs never create it). */
   readonly getCredential: () => TokenCredential;
-  /** Endpoints and helpers for the trigger switch and email sender (tests and the demo override them). */
-  readonly notifyAndControl: Omit<NotifyAndControlDeps, 'getCredential'>;
+  /**
+   * The process's one trigger switch and email sender, built on first use (an unusable email setting
+   * fails the first activity that sends, not the start of the processing function).
+   */
+  readonly controls: { readonly triggerSwitch: () => TriggerSwitch; readonly emailSender: () => EmailSender };
 }
 
 /** What a host embedding the app (the end-to-end tests, `npm run demo`) may change. */
@@ -45,7 +50,7 @@ export interface RuntimeOptions {
   /** Wraps the sink, e.g. to observe what reaches it or to simulate a downstream outage. */
   readonly decorateSink?: (sink: ActivitySink) => ActivitySink;
   /** Local ARM/ACS endpoints, TLS trust, a credential and a sleep for the trigger switch and email. */
-  readonly notifyAndControl?: NotifyAndControlDeps;
+  readonly notifyAndControl?: Partial<NotifyAndControlDeps>;
   /**
    * Replaces the store-backed gate in the batch processor only (`breaker` and the status page keep the
    * store's view). The pipeline bench passes `alwaysClosedGate` for "breaker off": never consulted.
@@ -120,7 +125,9 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
     }),
     clock,
   );
-  const { getCredential: _ignored, ...notifyAndControl } = options.notifyAndControl ?? {};
+  let built: NotifyAndControl | undefined;
+  const controls = () =>
+    (built ??= makeNotifyAndControl(config, { ...options.notifyAndControl, getCredential }));
   return {
     config,
     clock,
@@ -132,7 +139,7 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
     processBatch,
     progress,
     getCredential,
-    notifyAndControl,
+    controls: { triggerSwitch: () => controls().triggerSwitch, emailSender: () => controls().emailSender },
   };
 }
 
