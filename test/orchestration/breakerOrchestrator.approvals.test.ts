@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import { BreakerActivity } from '../../src/orchestration/activityNames';
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
-import { ActionType, HistoryEventType, scheduledLeaves } from '../../sim/durable/durableHost';
+import { ActionType, HistoryEventType, scheduledLeaves } from '../../sim/durable/replay';
 import {
   type Episode,
   failures,

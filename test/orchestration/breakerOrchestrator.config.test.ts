@@ -4,7 +4,7 @@ import { APPROVAL_EVENT, BREAKER_ORCHESTRATOR } from '../../src/orchestration/or
 import type { BreakerActivityDeps } from '../../src/orchestration/breakerActivities';
 import type { BreakerOrchestratorSettings } from '../../src/orchestration/breakerOrchestrator';
 import { registerBreakerOrchestration } from '../../src/orchestration/registerBreakerOrchestration';
-import { replay } from '../../sim/durable/durableHost';
+import { replay } from '../../sim/durable/replay';
 import { newEpisode, SETTINGS, untilAwaitingApproval } from './breakerFixture';
 
 // Settings the test changes mid-episode, as a config change plus app restart would.

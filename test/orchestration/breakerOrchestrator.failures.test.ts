@@ -7,7 +7,7 @@ import {
 import { APPROVAL_EVENT, BREAKER_ORCHESTRATOR } from '../../src/orchestration/orchestrationIds';
 import { BreakerActivity } from '../../src/orchestration/activityNames';
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
-import { HistoryEventType, replay } from '../../sim/durable/durableHost';
+import { HistoryEventType, replay } from '../../sim/durable/replay';
 import { newEpisode, registerBreaker, SETTINGS, untilAwaitingApproval } from './breakerFixture';
 
 beforeAll(registerBreaker);
