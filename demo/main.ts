@@ -1,5 +1,6 @@
 import { readableTrips } from '../src/breaker/breakerStore';
 import { BreakwaterWorld, FUNCTION_KEY } from '../sim/world/breakwaterWorld';
+import { supersededInItsBatch } from '../sim/world/orderingInWorld';
 import { keyOf, runScenario } from '../sim/world/scenario';
 import type { DemoOptions } from './args';
 import { makeLiveView } from './liveView';
@@ -102,6 +103,7 @@ export async function runDemo(
     const summary = buildSummary({
       sent: report.sent,
       processed: live.processed,
+      superseded: supersededInItsBatch(world.writes, report.host.invocations),
       deadLettered: new Map(
         report.deadLetters.map((d) => [keyOf(d.partitionId, d.sequenceNumber), d.reason]),
       ),

@@ -6,6 +6,8 @@ import type { TimelineEntry } from '../sim/world/scenario';
 export interface DemoSummary {
   readonly sent: number;
   readonly processed: number;
+  /** Of the processed: readings a newer one of the same key in their own batch superseded (not written). */
+  readonly superseded: number;
   readonly deadLettered: number;
   /** Dead-lettered events per reason (`poison`, `failed`, `isolated`, `retries-exhausted`). */
   readonly deadLetteredByReason: Readonly<Record<string, number>>;
@@ -23,10 +25,12 @@ export interface SentEvent {
   readonly sequenceNumber: number;
 }
 
-export interface SummaryInput {
-  readonly sent: readonly SentEvent[];
+export interface SummaryInput<E extends SentEvent = SentEvent> {
+  readonly sent: readonly E[];
   /** Keys (`partition/sequence`) the sink wrote at least once. */
   readonly processed: ReadonlySet<string>;
+  /** Readings key mode processed without a write: a newer one of their key in the same batch was written. */
+  readonly superseded?: (event: E) => boolean;
   /** Keys found in the dead-letter queue, with the letter's reason. */
   readonly deadLettered: ReadonlyMap<string, string>;
   /** Sequence number of the next event to deliver, per partition. */
@@ -38,8 +42,9 @@ export interface SummaryInput {
 export const eventKey = (e: SentEvent) => `${e.partitionId}/${e.sequenceNumber}`;
 
 /** Classifies every sent event; processed wins over dead-lettered (a redriven letter was processed). */
-export function buildSummary(input: SummaryInput): DemoSummary {
+export function buildSummary<E extends SentEvent>(input: SummaryInput<E>): DemoSummary {
   let processed = 0;
+  let superseded = 0;
   let deadLettered = 0;
   let held = 0;
   const lost: string[] = [];
@@ -47,7 +52,10 @@ export function buildSummary(input: SummaryInput): DemoSummary {
   for (const event of input.sent) {
     const key = eventKey(event);
     if (input.processed.has(key)) processed++;
-    else if (input.deadLettered.has(key)) {
+    else if (input.superseded?.(event)) {
+      processed++;
+      superseded++;
+    } else if (input.deadLettered.has(key)) {
       deadLettered++;
       const reason = input.deadLettered.get(key) ?? '?';
       byReason[reason] = (byReason[reason] ?? 0) + 1;
@@ -57,6 +65,7 @@ export function buildSummary(input: SummaryInput): DemoSummary {
   return {
     sent: input.sent.length,
     processed,
+    superseded,
     deadLettered,
     deadLetteredByReason: byReason,
     held,
@@ -92,6 +101,10 @@ export function formatSummaryTable(summary: DemoSummary): string[] {
     ...rows.map(([label, value]) => `| ${label.padEnd(13)} | ${value.padStart(width)} |`),
     '+---------------+' + '-'.repeat(width + 2) + '+',
   ];
+  if (summary.superseded > 0)
+    lines.push(
+      `processed: of which ${summary.superseded} superseded in their batch (a newer reading of the same sensor was written; ORDERING=key writes only the newest)`,
+    );
   // Every reason, zeros too: "failed 0" is how a run shows that the outage dead-lettered nothing.
   const reasons = [
     ...deadLetterReasons,

@@ -30,6 +30,21 @@ describe('buildSummary', () => {
     expect(exitCodeOf(summary)).toBe(1);
   });
 
+  it('counts a reading superseded in its own batch as processed, not lost (ORDERING=key does not write it)', () => {
+    const summary = buildSummary({
+      sent,
+      processed: new Set(['0/0', '0/1', '0/2', '0/4']),
+      superseded: (e) => e.sequenceNumber === 3,
+      deadLettered: new Map<string, string>(),
+      checkpoint: () => 5,
+      settled: true,
+      seconds: 30,
+    });
+    expect(summary).toMatchObject({ processed: 5, superseded: 1, lost: 0 });
+    expect(exitCodeOf(summary)).toBe(0);
+    expect(formatSummaryTable(summary).join('\n')).toMatch(/of which 1 superseded in their batch/);
+  });
+
   it('exit code 0 only when nothing is lost and the run settled', () => {
     const base = {
       sent,
