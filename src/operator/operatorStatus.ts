@@ -59,15 +59,15 @@ export async function readOperatorStatus(
       return null;
     }
   };
-  const [breaker, buckets, trips, triggerDisabled, deadLetters] = await Promise.all([
-    attempt('breaker store', () => deps.store.getState()),
+  // The breaker's state first (its trip names the orchestration; OPEN asks for the oldest held event's
+  // age), then every other part at once: a page during an outage waits for the slowest bound, not the sum.
+  const breaker = await attempt('breaker store', () => deps.store.getState());
+  const tripId = breaker?.tripId;
+  const [buckets, trips, triggerDisabled, deadLetters, orchestration, held] = await Promise.all([
     attempt('failure window', () => deps.store.windowBuckets(at)),
     attempt('trip history', () => deps.store.history(HISTORY_FOR_STATUS)),
     attempt('trigger switch', async () => (await deps.triggerSwitch.isDisabled(deps.functionName)) ?? null),
     attempt('dead-letter queue', async () => (await deps.deadLetterCount()) ?? null),
-  ]);
-  const tripId = breaker?.tripId;
-  const [orchestration, held] = await Promise.all([
     tripId === undefined
       ? null
       : attempt('orchestration', async () => (await deps.orchestration(context).view(tripId)) ?? null),

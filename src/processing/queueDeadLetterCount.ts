@@ -1,13 +1,24 @@
 import type { QueueClient } from '@azure/storage-queue';
 
 /**
- * Dead letters waiting, from the queue's approximate message count (one message per dead letter; a
- * deferred redrive counts once, as it is one message). Never throws: a count is informative only.
+ * How long a count may take. The SDK's own retries against a storage account that does not answer
+ * last minutes; the status page, the dashboard and the trip email would wait with them.
  */
-export function queueDeadLetterCount(queue: QueueClient): () => Promise<number | undefined> {
+const DEFAULT_TIMEOUT_MS = 5_000;
+
+/**
+ * Dead letters waiting, from the queue's approximate message count (one message per dead letter; a
+ * deferred redrive counts once, as it is one message). Never throws and never takes longer than
+ * `timeoutMs`: a count is informative only, and an unreadable one is `undefined` ("unknown").
+ */
+export function queueDeadLetterCount(
+  queue: QueueClient,
+  options: { readonly timeoutMs?: number } = {},
+): () => Promise<number | undefined> {
   return async () => {
     try {
-      return (await queue.getProperties()).approximateMessagesCount;
+      const abortSignal = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      return (await queue.getProperties({ abortSignal })).approximateMessagesCount;
     } catch {
       return undefined;
     }
