@@ -54,14 +54,27 @@ export async function accountRun(
   return { processed, deadLettered };
 }
 
+const CHECKPOINT_READ_MS = 20_000;
+
+/** Reading the host's checkpoints got no answer in time (storage unreachable from this machine). */
+export class CheckpointReadError extends Error {
+  readonly code = 'CHECKPOINT_READ';
+  override readonly name = 'CheckpointReadError';
+}
+
 /** Per partition, the sequence number of the last event the host checkpointed (undefined: none yet). */
 export async function readCheckpointPositions(
   stores: TargetStores,
+  timeoutMs = CHECKPOINT_READ_MS,
 ): Promise<Map<string, number | undefined>> {
-  const found = await readCheckpoints(
-    stores.checkpoints.container,
-    stores.checkpoints.prefix,
-    AbortSignal.timeout(20_000),
-  );
-  return new Map([...found].map(([partitionId, c]) => [partitionId, c.sequenceNumber]));
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const found = await readCheckpoints(stores.checkpoints.container, stores.checkpoints.prefix, signal);
+    return new Map([...found].map(([partitionId, c]) => [partitionId, c.sequenceNumber]));
+  } catch (error) {
+    if (!signal.aborted) throw error;
+    throw new CheckpointReadError(
+      `reading the host's checkpoints (container ${stores.checkpoints.container.containerName}): no answer within ${timeoutMs / 1000} s`,
+    );
+  }
 }

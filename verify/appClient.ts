@@ -29,18 +29,29 @@ export class AppCallError extends Error {
 const TIMEOUT_MS = 20_000;
 
 /** The operator API (function key in a header, never in a printed URL) and the public approval page. */
-export function makeAppClient(app: AppEndpoint) {
+export function makeAppClient(app: AppEndpoint, options: { readonly timeoutMs?: number } = {}) {
+  const timeoutMs = options.timeoutMs ?? TIMEOUT_MS;
   const url = (path: string) => `${app.baseUrl.replace(/\/+$/, '')}/api/${path}`;
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(url(path), {
-      method,
-      headers: { 'x-functions-key': app.functionKey, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
-    const text = await res.text();
-    return { status: res.status, text };
+  /** One request and its body within the bound; a call that gets no answer says which call it was. */
+  const timed = async (what: string, request: (signal: AbortSignal) => Promise<Response>) => {
+    const signal = AbortSignal.timeout(timeoutMs);
+    try {
+      const res = await request(signal);
+      return { status: res.status, text: await res.text() };
+    } catch (error) {
+      if (!signal.aborted) throw error;
+      throw new AppCallError(`${what}: no answer within ${timeoutMs / 1000} s`);
+    }
   };
+  const call = (method: string, path: string, body?: unknown) =>
+    timed(`${method} /api/${path}`, (signal) =>
+      fetch(url(path), {
+        method,
+        headers: { 'x-functions-key': app.functionKey, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal,
+      }),
+    );
   const expectOk = (what: string, r: { status: number; text: string }, ok: number[] = [200]) => {
     if (!ok.includes(r.status)) throw new AppCallError(`${what}: HTTP ${r.status} ${r.text.slice(0, 200)}`);
     return r;
@@ -76,19 +87,21 @@ export function makeAppClient(app: AppEndpoint) {
       link: string,
       approver: string,
     ): Promise<{ getStatus: number; postStatus: number; page: string }> {
-      const get = await fetch(link, { signal: AbortSignal.timeout(TIMEOUT_MS) });
-      await get.text();
+      // Named without the link: it carries the token.
+      const get = await timed('GET approval page', (signal) => fetch(link, { signal }));
       const token = new URL(link).searchParams.get('token') ?? '';
-      const post = await fetch(new URL('approve', link), {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ token, approver }).toString(),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
+      const post = await timed('POST approval page', (signal) =>
+        fetch(new URL('approve', link), {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ token, approver }).toString(),
+          signal,
+        }),
+      );
       return {
         getStatus: get.status,
         postStatus: post.status,
-        page: (await post.text()).replaceAll(token, '…'),
+        page: post.text.replaceAll(token, '…'),
       };
     },
   };
