@@ -36,7 +36,14 @@ export async function startAzurite(): Promise<AzuriteService> {
     '--skipApiVersionCheck',
     '--loose',
   ];
-  const child = spawnService(process.execPath, [entry, ...flags, ...hosts, ...ports], { stdio: 'ignore' });
+  const child = spawnService(
+    process.execPath,
+    [entry, ...flags, ...hosts, ...ports],
+    { stdio: 'ignore' },
+    {
+      name: 'Azurite',
+    },
+  );
   const alive = () => child.exitCode === null;
   try {
     await Promise.all([blob, queue, table].map((p) => waitForPort(p, 20_000, alive)));

@@ -52,7 +52,7 @@ export async function startRedis(port?: number): Promise<RedisService> {
   if (redisServerVersion() === undefined) throw new ToolMissingError(REDIS_MISSING);
   const p = port ?? (await freePort());
   const args = ['--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
-  const child = spawnService('redis-server', args, { stdio: 'ignore' });
+  const child = spawnService('redis-server', args, { stdio: 'ignore' }, { name: 'redis-server' });
   try {
     await waitForPort(p, 10_000, () => child.exitCode === null);
   } catch (error) {
