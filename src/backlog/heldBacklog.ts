@@ -1,6 +1,7 @@
 import { redactSecrets } from '../notify/messages/redactSecrets';
 import { ensureError } from '../kernel/ensureError';
 import type { Clock } from '../kernel/clock';
+import { untilAborted } from '../kernel/untilAborted';
 import type { Checkpoint } from './checkpoints';
 import type { HubReader, PartitionFacts } from './hubReader';
 
@@ -61,7 +62,10 @@ export async function readHeldBacklog(deps: HeldBacklogDeps, peekOldest: boolean
   let partitions: PartitionFacts[];
   let checkpoints: Map<string, Checkpoint>;
   try {
-    [partitions, checkpoints] = await Promise.all([deps.hub.partitions(signal), deps.checkpoints(signal)]);
+    [partitions, checkpoints] = await untilAborted(
+      Promise.all([deps.hub.partitions(signal), deps.checkpoints(signal)]),
+      signal,
+    );
   } catch (error) {
     return { known: false, at, reason: reasonOf(error, signal) };
   }
@@ -77,7 +81,7 @@ export async function readHeldBacklog(deps: HeldBacklogDeps, peekOldest: boolean
         return {
           partitionId,
           held,
-          oldestEnqueuedAt: await deps.hub.enqueuedTimeOf(partitionId, first, signal),
+          oldestEnqueuedAt: await untilAborted(deps.hub.enqueuedTimeOf(partitionId, first, signal), signal),
         };
       } catch (error) {
         oldestUnknown = `partition ${partitionId}: ${reasonOf(error, signal)}`;
