@@ -9,41 +9,30 @@
  * Ids follow the extension: one sequence number per scheduled activity or timer (cancelled timers
  * included), and per retry two more (the retry timer, then the rescheduled activity).
  */
-import { invokeRpc, type LogLine } from '../host/fakeFunctionsCore';
+import type { LogLine } from '../host/fakeFunctionsCore';
 import {
-  type Action,
+  type ActivityRun,
+  activityRun,
+  completionOf,
+  invokeActivity,
+  retryDelayMs,
+  type ScheduledActivity,
+} from './durableActivities';
+import { DurableTimers } from './durableTimers';
+import {
   ActionType,
   type HistoryEvent,
   HistoryEventType,
   type OrchestratorState,
+  checkSameSchedule,
+  historyEvent,
   replay,
   scheduledLeaves,
 } from './replay';
 
 export type Runtime = 'Running' | 'Completed' | 'Failed' | 'Terminated';
 
-/** One activity execution the host performed (for assertions). */
-export interface ActivityRun {
-  readonly name: string;
-  readonly input: unknown;
-  readonly attempt: number;
-  readonly outcome:
-    { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: string };
-}
-
-interface PendingTimer {
-  readonly id: number;
-  readonly fireAt: number;
-  /** For a retry timer: the activity to schedule again when it fires. */
-  readonly retryOf?: ScheduledActivity;
-}
-
-interface ScheduledActivity {
-  readonly name: string;
-  readonly input: unknown;
-  readonly retry: Action['retryOptions'];
-  readonly attempt: number;
-}
+export type { ActivityRun } from './durableActivities';
 
 export interface DurableHostOptions {
   readonly orchestrator: string;
@@ -72,15 +61,11 @@ export class DurableHost {
   private nextId = 0;
   private seenLeaves = 0;
   private inbox: HistoryEvent[] = [];
-  private timers: PendingTimer[] = [];
+  private readonly timers = new DurableTimers();
   private toRun: { id: number; activity: ScheduledActivity }[] = [];
   private started = false;
   /** What earlier episodes scheduled, to check each replay against. */
   private scheduled: string[] = [];
-  /** Retried activities to schedule again: their retry timer fired. */
-  private afterFire: ScheduledActivity[] = [];
-  /** Retry timers to create in the coming episode (the one that processes the failure). */
-  private pendingRetryTimers: { fireAt: number; retryOf: ScheduledActivity }[] = [];
 
   constructor(readonly options: DurableHostOptions) {
     this.nowMs = options.startAt;
@@ -88,14 +73,13 @@ export class DurableHost {
 
   /** The host's clock, to inject into activities' dependencies. */
   readonly clock = { now: () => this.nowMs };
-
   get now(): number {
     return this.nowMs;
   }
 
   /** Timers not fired yet (cancelled ones included, as in the extension). */
   get pendingTimers(): readonly { id: number; fireAt: number }[] {
-    return this.timers;
+    return this.timers.pending;
   }
 
   /** Ends the instance as the extension's terminate does: nothing of it runs again. */
@@ -114,22 +98,16 @@ export class DurableHost {
   /** Moves the clock; timers due by then fire (in fire order) in the next episode. */
   advance(ms: number): void {
     this.nowMs += ms;
-    const due = this.timers.filter((t) => t.fireAt <= this.nowMs).sort((a, b) => a.fireAt - b.fireAt);
-    this.timers = this.timers.filter((t) => t.fireAt > this.nowMs);
-    for (const t of due) {
+    for (const t of this.timers.fireDue(this.nowMs))
       this.inbox.push(
         this.event(HistoryEventType.TimerFired, { TimerId: t.id, FireAt: new Date(t.fireAt).toISOString() }),
       );
-      if (t.retryOf && t.retryOf.attempt < (t.retryOf.retry?.maxNumberOfAttempts ?? 1)) {
-        this.afterFire.push({ ...t.retryOf, attempt: t.retryOf.attempt + 1 });
-      }
-    }
   }
 
   /** Advances the clock to the next pending timer (and fires it). */
   advanceToNextTimer(): void {
-    const next = Math.min(...this.timers.map((t) => t.fireAt));
-    if (!Number.isFinite(next)) throw new Error('no pending timer');
+    const next = this.timers.next();
+    if (next === undefined) throw new Error('no pending timer');
     this.advance(next - this.nowMs);
   }
 
@@ -142,7 +120,7 @@ export class DurableHost {
         if ((await this.runActivities()) === 'aborted') return;
         continue;
       }
-      if (this.started && this.inbox.length === 0 && this.afterFire.length === 0) return;
+      if (this.started && this.inbox.length === 0 && !this.timers.hasRescheduled) return;
       await this.episode();
       if ((await this.runActivities()) === 'aborted') return;
     }
@@ -176,8 +154,7 @@ export class DurableHost {
     events.push(...this.inbox);
     this.inbox = [];
     this.history.push(...events);
-    // Rescheduling a retried activity is the extension's decision, taken in the episode its timer fired.
-    for (const activity of this.afterFire.splice(0)) this.schedule(activity);
+    for (const activity of this.timers.takeRescheduled()) this.schedule(activity);
 
     const { state, logs, failure } = await replay(
       this.options.orchestrator,
@@ -190,13 +167,13 @@ export class DurableHost {
     if (state.customStatus !== undefined) this.customStatus = state.customStatus;
 
     const leaves = scheduledLeaves(state);
-    this.checkDeterminism(leaves);
+    this.scheduled = checkSameSchedule(this.scheduled, leaves);
     for (const leaf of leaves.slice(this.seenLeaves)) {
       if (leaf.actionType === ActionType.CreateTimer) {
         const fireAt = Date.parse(leaf.fireAt ?? '');
         const id = this.nextId++;
         this.history.push(this.event(HistoryEventType.TimerCreated, { EventId: id, FireAt: leaf.fireAt }));
-        this.timers.push({ id, fireAt });
+        this.timers.add({ id, fireAt });
       } else if (
         leaf.actionType === ActionType.CallActivity ||
         leaf.actionType === ActionType.CallActivityWithRetry
@@ -224,22 +201,6 @@ export class DurableHost {
     }
   }
 
-  /**
-   * Every replay must schedule what the earlier episodes scheduled, in the same order (the extension
-   * would otherwise match completions to the wrong tasks). Cancellation may change; nothing else may.
-   */
-  private checkDeterminism(leaves: readonly Action[]): void {
-    const shape = (a: Action) =>
-      JSON.stringify([a.actionType, a.functionName, a.fireAt, a.input, a.retryOptions?.maxNumberOfAttempts]);
-    const before = this.scheduled;
-    const now = leaves.slice(0, before.length).map(shape);
-    if (now.length < before.length || now.some((s, i) => s !== before[i]))
-      throw new Error(
-        `non-deterministic replay: scheduled ${now.join(', ')} where the history has ${before.join(', ')}`,
-      );
-    this.scheduled = leaves.map(shape);
-  }
-
   private schedule(activity: ScheduledActivity): void {
     const id = this.nextId++;
     this.history.push(this.event(HistoryEventType.TaskScheduled, { EventId: id, Name: activity.name }));
@@ -253,69 +214,37 @@ export class DurableHost {
       const { id, activity } = next;
       const generation = this.options.workerGeneration?.();
       const killed = () => this.options.workerGeneration?.() !== generation;
-      try {
-        // The library sends a string input already JSON-encoded (the extension passes it on as JSON text).
-        const json = typeof activity.input === 'string' ? activity.input : JSON.stringify(activity.input);
-        const { response } = await invokeRpc(activity.name, { trigger: { json } });
-        if (killed()) return this.abort(next);
-        const returned = (response.returnValue as { json?: string } | undefined)?.json;
-        const result: unknown = returned === undefined ? null : JSON.parse(returned);
-        this.activityRuns.push({ ...this.runOf(activity), outcome: { ok: true, result } });
-        this.inbox.push(
-          this.event(HistoryEventType.TaskCompleted, { TaskScheduledId: id, Result: JSON.stringify(result) }),
-        );
-      } catch (error) {
-        if (killed()) return this.abort(next);
-        const message = error instanceof Error ? error.message : String(error);
-        this.activityRuns.push({ ...this.runOf(activity), outcome: { ok: false, error: message } });
-        this.inbox.push(
-          this.event(HistoryEventType.TaskFailed, {
-            TaskScheduledId: id,
-            Reason: message,
-            Details: error instanceof Error ? (error.stack ?? message) : message,
-          }),
-        );
-        if (activity.retry) {
-          // The extension's retry: a timer after every failed attempt (the last one too), then reschedule.
-          const delay =
-            activity.retry.firstRetryIntervalInMilliseconds *
-            (activity.retry.backoffCoefficient ?? 1) ** (activity.attempt - 1);
-          this.pendingRetryTimers.push({ fireAt: this.nowMs + delay, retryOf: activity });
-        }
-      }
+      const outcome = await invokeActivity(activity);
+      if (killed()) return this.abort(next);
+      this.activityRuns.push(activityRun(activity, outcome));
+      const { type, extra } = completionOf(id, outcome);
+      this.inbox.push(this.event(type, extra));
+      // The extension's retry: a timer after every failed attempt (the last one too), then reschedule.
+      if (!outcome.ok && activity.retry)
+        this.timers.queueRetry(this.nowMs + retryDelayMs(activity.retry, activity.attempt), activity);
     }
     return 'done';
   }
 
   /** A killed activity: recorded as aborted, and queued to run again once the worker is back. */
   private abort(run: { id: number; activity: ScheduledActivity }): 'aborted' {
-    this.activityRuns.push({ ...this.runOf(run.activity), outcome: { ok: false, error: 'aborted' } });
+    this.activityRuns.push(activityRun(run.activity, 'aborted'));
     this.toRun.unshift(run);
     return 'aborted';
   }
 
   /** The TimerCreated of a retry timer is written in the episode that processed the failure. */
   private flushRetryTimers(): void {
-    for (const t of this.pendingRetryTimers.splice(0)) {
+    for (const t of this.timers.takeRetries()) {
       const id = this.nextId++;
       this.history.push(
         this.event(HistoryEventType.TimerCreated, { EventId: id, FireAt: new Date(t.fireAt).toISOString() }),
       );
-      this.timers.push({ id, ...t });
+      this.timers.add({ id, ...t });
     }
   }
 
-  private runOf(activity: ScheduledActivity) {
-    return { name: activity.name, input: activity.input, attempt: activity.attempt };
-  }
-
   private event(type: HistoryEventType, extra: Record<string, unknown>): HistoryEvent {
-    return {
-      EventType: type,
-      EventId: -1,
-      IsPlayed: false,
-      Timestamp: new Date(this.nowMs).toISOString(),
-      ...extra,
-    };
+    return historyEvent(type, this.nowMs, extra);
   }
 }

@@ -101,3 +101,28 @@ export function scheduledLeaves(state: OrchestratorState): Action[] {
   state.actions.flat().forEach(walk);
   return out;
 }
+
+/** A history event as the extension writes it (EventId -1: only scheduling events carry their own). */
+export function historyEvent(
+  type: HistoryEventType,
+  at: number,
+  extra: Record<string, unknown>,
+): HistoryEvent {
+  return { EventType: type, EventId: -1, IsPlayed: false, Timestamp: new Date(at).toISOString(), ...extra };
+}
+
+/**
+ * Every replay must schedule what the earlier episodes scheduled, in the same order (the extension
+ * would otherwise match completions to the wrong tasks). Cancellation may change; nothing else may.
+ * Returns what this replay scheduled, to check the next one against.
+ */
+export function checkSameSchedule(before: readonly string[], leaves: readonly Action[]): string[] {
+  const shape = (a: Action) =>
+    JSON.stringify([a.actionType, a.functionName, a.fireAt, a.input, a.retryOptions?.maxNumberOfAttempts]);
+  const now = leaves.slice(0, before.length).map(shape);
+  if (now.length < before.length || now.some((s, i) => s !== before[i]))
+    throw new Error(
+      `non-deterministic replay: scheduled ${now.join(', ')} where the history has ${before.join(', ')}`,
+    );
+  return leaves.map(shape);
+}
