@@ -9,6 +9,19 @@ export interface RetryPolicy {
   readonly maximumMs: number;
 }
 
+/**
+ * When a failed batch runs again under the policy (exponential from the minimum, capped at the
+ * maximum; -1 retries forever), or undefined when no retries are left.
+ */
+export function nextRetryDueAt(
+  policy: RetryPolicy,
+  retryCount: number,
+  failedAt: number,
+): number | undefined {
+  if (policy.maxRetryCount !== -1 && retryCount >= policy.maxRetryCount) return undefined;
+  return failedAt + Math.min(policy.minimumMs * 2 ** retryCount, policy.maximumMs);
+}
+
 /** The retry policy registered with the function (none: no retries). */
 export function readRetryPolicy(functionName: string): RetryPolicy {
   const options = registration(functionName).metadata.retryOptions as

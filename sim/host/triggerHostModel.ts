@@ -1,10 +1,14 @@
-import { invokeRpc, type RpcInvocation } from './fakeFunctionsCore';
-import type { WireOptions } from './triggerWire';
-import type { EventHubModel, HubEvent } from './eventHubModel';
-import { readFunctionTimeoutMs, readMaxBatchSize, readRetryPolicy, type RetryPolicy } from './hostConfig';
+import { invokeRpc } from './fakeFunctionsCore';
+import type { HubEvent } from './eventHubModel';
+import {
+  nextRetryDueAt,
+  readFunctionTimeoutMs,
+  readMaxBatchSize,
+  readRetryPolicy,
+  type RetryPolicy,
+} from './hostConfig';
 import { type HostInstance, HostInstances } from './hostInstances';
 import {
-  type EventHubsExtension,
   type InvocationOutcome,
   type InvocationRecord,
   invocationRecord,
@@ -13,9 +17,10 @@ import {
 } from './hostRound';
 import { invocationScope } from './invocationScope';
 import { toRpcBatch } from './rpcBatch';
-import type { SimClock } from './simClock';
+import type { TriggerHostModelOptions } from './triggerHostOptions';
 
 export { toRpcBatch } from './rpcBatch';
+export type { TriggerHostModelOptions } from './triggerHostOptions';
 export {
   EVENT_HUBS_EXTENSIONS,
   type EventHubsExtension,
@@ -23,35 +28,6 @@ export {
   type InvocationOutcome,
   type InvocationRecord,
 } from './hostRound';
-
-export interface TriggerHostModelOptions {
-  readonly functionName: string;
-  readonly hub: EventHubModel;
-  readonly clock: SimClock;
-  /** Whether `AzureWebJobs.<fn>.Disabled` is set; read when the host starts. */
-  readonly isDisabled: () => Promise<boolean>;
-  /**
-   * The app settings' version: every change restarts the host on every instance. Without it the
-   * host restarts when `isDisabled` flips (read every round).
-   */
-  readonly settingsVersion?: () => string;
-  /** Rebuilds the app's in-memory state after a restart of the host or the worker (a new process). */
-  readonly onRestart?: (reason: string) => Promise<void>;
-  /** Defaults to host.json `extensions.eventHubs.maxEventBatchSize`. */
-  readonly maxBatchSize?: number;
-  /** Non-trigger inputs of each invocation (e.g. the durable client binding data). */
-  readonly inputData?: () => RpcInvocation['inputData'];
-  /** Instances at the start (default 1); partitions are spread over them round robin. */
-  readonly instances?: number;
-  /** Default 6.x, what the pinned bundle carries. */
-  readonly extension?: EventHubsExtension;
-  readonly wire?: WireOptions;
-  /**
-   * Persists a checkpoint as the host does (e.g. a blob in `azure-webjobs-eventhub`); awaited before the
-   * partition's next invocation. `lastProcessed` is the batch's last event.
-   */
-  readonly onCheckpoint?: (partitionId: string, lastProcessed: HubEvent) => Promise<void>;
-}
 
 /**
  * A model of the Functions host running the Event Hubs trigger, as unkind as Azure:
@@ -240,10 +216,9 @@ export class TriggerHostModel {
     }
     const message = threw instanceof Error ? `${threw.name}: ${threw.message}` : JSON.stringify(threw);
     record(run.fate === 'timeout' ? 'timed-out' : 'threw', message);
-    const retriesLeft = this.retry.maxRetryCount === -1 || retryCount < this.retry.maxRetryCount;
-    if (retriesLeft) {
-      const delay = Math.min(this.retry.minimumMs * 2 ** retryCount, this.retry.maximumMs);
-      instance.pending.set(partitionId, { events, retryCount: retryCount + 1, dueAt: at + delay });
+    const dueAt = nextRetryDueAt(this.retry, retryCount, at);
+    if (dueAt !== undefined) {
+      instance.pending.set(partitionId, { events, retryCount: retryCount + 1, dueAt });
       return;
     }
     instance.pending.delete(partitionId);
