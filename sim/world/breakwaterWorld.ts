@@ -1,5 +1,3 @@
-import { QueueServiceClient } from '@azure/storage-queue';
-
 import type { Runtime } from '../../src/composition/runtime';
 import type { DeadLetterMessage } from '../../src/processing/deadLetterMessage';
 import { type ArmServer, startArmServer } from '../azure/armServer';
@@ -14,6 +12,7 @@ import type { SinkCall, WriteRefusal } from './downstream';
 import { DurableBackend, type StartConflict } from '../durable/durableBackend';
 import { SimClock } from '../host/simClock';
 import { startWorldDownstream, type WorldDownstream } from './worldDownstream';
+import { approvalLinksIn, approveLikeAPerson, drainDeadLetterQueue } from './operatorActions';
 
 export type { AttachedHost, SinkWrite } from './worldParts';
 export const FUNCTION_NAME = 'ProcessSensorEvents';
@@ -204,44 +203,17 @@ export class BreakwaterWorld {
 
   /** Approval links found in the emails received so far, oldest first. */
   approvalLinks(): string[] {
-    return this.smtp.received.flatMap(
-      (m) => /(https?:\/\/\S+\/api\/approve\?token=[A-Za-z0-9._~-]+)/.exec(m.text ?? '')?.[1] ?? [],
-    );
+    return approvalLinksIn(this.smtp);
   }
 
-  /** Opens the emailed link (GET, which changes nothing), then submits the form like a person would. */
-  async approve(
-    link: string,
-    approver: string,
-  ): Promise<{ getStatus: number; postStatus: number; page: string }> {
-    const get = await fetch(link);
-    await get.text();
-    const token = new URL(link).searchParams.get('token') ?? '';
-    const post = await fetch(new URL('approve', link), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      // Scenario operators approve at a planned time whatever the downstream probe says ("approve
-      // anyway"); the gate itself is checked by the approval page and browser tests.
-      body: new URLSearchParams({ token, approver, anyway: 'yes' }).toString(),
-    });
-    return { getStatus: get.status, postStatus: post.status, page: await post.text() };
+  /** Opens the emailed link, then submits the form like a person would ("approve anyway"). */
+  approve(link: string, approver: string) {
+    return approveLikeAPerson(link, approver);
   }
 
   /** Dead letters in the queue (read and removed). */
-  async drainDeadLetters(): Promise<DeadLetterMessage[]> {
-    const queue = QueueServiceClient.fromConnectionString(this.env.AzureWebJobsStorage ?? '').getQueueClient(
-      this.env.DEAD_LETTER_QUEUE ?? '',
-    );
-    await queue.createIfNotExists();
-    const out: DeadLetterMessage[] = [];
-    for (;;) {
-      const { receivedMessageItems } = await queue.receiveMessages({ numberOfMessages: 32 });
-      if (receivedMessageItems.length === 0) return out;
-      for (const m of receivedMessageItems) {
-        out.push(JSON.parse(Buffer.from(m.messageText, 'base64').toString()) as DeadLetterMessage);
-        await queue.deleteMessage(m.messageId, m.popReceipt);
-      }
-    }
+  drainDeadLetters(): Promise<DeadLetterMessage[]> {
+    return drainDeadLetterQueue(this.env);
   }
 
   async close(): Promise<void> {
