@@ -2,17 +2,12 @@ import { telemetryLine } from '../telemetry/telemetryNames';
 import { boundText } from '../text/boundText';
 import type { Clock } from '../kernel/clock';
 import type { ActivitySink } from './activitySink';
-import { decideBatch, defaultOutageHandling, type OutageHandling, type PlannedLetter } from './batchDecision';
+import { decideBatch, defaultOutageHandling, type OutageHandling } from './batchDecision';
+import { plannedToDeadLetter, toDeadLetter, writeDeadLetters } from './batchDeadLetters';
 import { failureSamples, heldFailureWeight, logDeadLetters, weighted } from './batchFailures';
 import type { BreakerGate, BreakerTrippedHandler } from './breakerGate';
-import type { DeadLetter, DeadLetterReason, DeadLetterStore } from './deadLetter';
-import {
-  BatchHeldError,
-  CircuitOpenError,
-  DeadLetterWriteError,
-  type HoldReason,
-  holdReasonOf,
-} from './errors';
+import type { DeadLetterStore } from './deadLetter';
+import { BatchHeldError, CircuitOpenError, type HoldReason, holdReasonOf } from './errors';
 import { ensureError } from '../kernel/ensureError';
 import type { EventOutcome } from './eventOutcome';
 import { attemptWithRetry, type EventRetryOptions, makeEventRetryPolicy } from './eventRetry';
@@ -23,12 +18,7 @@ import type { ReceivedEvent } from './receivedEvent';
 import { makeTryBatchEvents } from './tryBatchEvents';
 import type { WriteAttempt } from './tryEventsInOrder';
 
-/**
- * Bounds of text built from an event (a validation message quotes it; a sink error may too): a dead
- * letter must always fit its queue message, and a log line must stay one short line.
- */
-const DEAD_LETTER_MESSAGE_LENGTH = 1_000;
-const ERROR_NAME_LENGTH = 100;
+/** A log line stays one short line, whatever the error quoted from the event. */
 const logText = (text: string) => boundText(text, 300);
 
 export type { EventOutcome } from './eventOutcome';
@@ -103,6 +93,7 @@ export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
   };
 
   const run = async (events: readonly ReceivedEvent[], context: BatchContext): Promise<BatchResult> => {
+    const letterContext = { ...deps, invocationId: context.invocationId, logger: context.logger };
     const gate = await deps.breaker.check();
     if (gate.open) {
       if (!context.finalAttempt) {
@@ -114,8 +105,8 @@ export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
       // The last run a finite host retry policy allows: throwing would advance the checkpoint and lose
       // the batch, so it is dead-lettered whole instead.
       const error = new CircuitOpenError('host retries exhausted while the circuit was open', gate.tripId);
-      const letters = events.map((e) => toDeadLetter(deps, context, e, 'retries-exhausted', error, 0));
-      await writeDeadLetters(deps, letters, context);
+      const letters = events.map((e) => toDeadLetter(letterContext, e, 'retries-exhausted', error, 0));
+      await writeDeadLetters(letterContext, letters);
       context.logger.error(`host retries exhausted while OPEN: dead-lettered all ${letters.length} event(s)`);
       return { processed: 0, deadLettered: letters.length, outcomes: [] };
     }
@@ -158,8 +149,8 @@ export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
       throw new BatchHeldError(`holding the batch: ${decision.why}`, decision.reason);
     }
 
-    const letters = decision.letters.map((l) => plannedToDeadLetter(deps, context, l));
-    await writeDeadLetters(deps, letters, context);
+    const letters = decision.letters.map((l) => plannedToDeadLetter(letterContext, l));
+    await writeDeadLetters(letterContext, letters);
     logDeadLetters(context.logger, decision.letters);
     return { processed: outcomes.length - letters.length, deadLettered: letters.length, outcomes };
   };
@@ -199,53 +190,4 @@ async function notifyTripped(context: BatchContext, tripId: string, failuresInWi
       `could not start the breaker orchestration for trip ${tripId}: ${logText(ensureError(error).message)}`,
     );
   }
-}
-
-async function writeDeadLetters(
-  deps: BatchProcessorDeps,
-  letters: readonly DeadLetter[],
-  context: BatchContext,
-) {
-  if (letters.length === 0) return;
-  try {
-    await deps.deadLetters.write(letters);
-  } catch (error) {
-    const cause = ensureError(error);
-    context.logger.error(`dead-letter store failed, holding the batch: ${logText(cause.message)}`);
-    throw new DeadLetterWriteError(
-      `could not store ${letters.length} dead letter(s): ${logText(cause.message)}`,
-      { cause },
-    );
-  }
-}
-
-function plannedToDeadLetter(deps: BatchProcessorDeps, context: BatchContext, letter: PlannedLetter) {
-  const o = letter.outcome;
-  const error = o.status === 'untried' ? new Error(`not tried: ${o.why}`) : o.error;
-  const attempts = o.status === 'failed' ? o.attempts : 0;
-  return toDeadLetter(deps, context, o.event, letter.reason, error, attempts);
-}
-
-function toDeadLetter(
-  deps: BatchProcessorDeps,
-  context: BatchContext,
-  event: ReceivedEvent,
-  reason: DeadLetterReason,
-  error: Error,
-  attempts: number,
-): DeadLetter {
-  const code = (error as { code?: unknown }).code;
-  return {
-    event,
-    functionName: deps.functionName,
-    reason,
-    error: {
-      name: boundText(error.name, ERROR_NAME_LENGTH),
-      code: typeof code === 'string' ? boundText(code, ERROR_NAME_LENGTH) : undefined,
-      message: boundText(error.message, DEAD_LETTER_MESSAGE_LENGTH),
-    },
-    attempts,
-    deadLetteredAt: new Date(deps.clock.now()).toISOString(),
-    invocationId: context.invocationId,
-  };
 }
