@@ -63,9 +63,6 @@ export function e2eRuntimeOptions(parts: {
   return {
     clock,
     decorateSink: (real) => downstream.decorate(real, writes, clock),
-    notifyAndControl: {
-      getCredential: () => staticTokenCredential,
-      overrides: { armEndpoint: parts.armUrl, tls: { ca: parts.ca } },
-    },
+    endpoints: { credential: staticTokenCredential, arm: { url: parts.armUrl, ca: parts.ca } },
   };
 }

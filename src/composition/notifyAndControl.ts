@@ -1,11 +1,12 @@
 import type { AccessToken, GetTokenOptions, TokenCredential } from '@azure/core-auth';
 
 import type { AppConfig } from '../config/appConfig';
-import { makeTriggerSwitch, type TriggerSwitchDeps } from '../control/makeTriggerSwitch';
+import { makeTriggerSwitch } from '../control/makeTriggerSwitch';
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import type { EmailSender } from '../notify/emailSender';
-import { type EmailSenderDeps, makeEmailSender } from '../notify/makeEmailSender';
+import { makeEmailSender } from '../notify/makeEmailSender';
 import type { Logger } from '../kernel/logger';
+import type { LocalEndpoints } from './localEndpoints';
 
 export { makeEmailSender, makeTriggerSwitch };
 
@@ -20,30 +21,18 @@ export interface NotifyAndControlDeps {
   readonly getCredential: () => TokenCredential;
   readonly logger?: Logger;
   readonly sleep?: (ms: number) => Promise<void>;
-  /** Tests only: local endpoints and their CA. */
-  readonly overrides?: Pick<TriggerSwitchDeps, 'armEndpoint' | 'tls'> &
-    Pick<EmailSenderDeps, 'acs' | 'smtpTimeoutMs'>;
+  /** The simulator's stand-ins for ARM and ACS; absent in Azure. */
+  readonly endpoints?: LocalEndpoints;
 }
 
 /** Builds the trigger switch and email sender from config; throws EmailConfigError on unusable email settings. */
 export function makeNotifyAndControl(config: AppConfig, deps: NotifyAndControlDeps): NotifyAndControl {
   const logger = deps.logger ?? console;
   const credential = lazyCredential(deps.getCredential);
-  const o = deps.overrides ?? {};
+  const { arm, acsCa } = deps.endpoints ?? {};
   return {
-    triggerSwitch: makeTriggerSwitch(config, {
-      credential,
-      logger,
-      ...(o.armEndpoint === undefined ? {} : { armEndpoint: o.armEndpoint }),
-      ...(o.tls === undefined ? {} : { tls: o.tls }),
-    }),
-    emailSender: makeEmailSender(config, {
-      credential,
-      logger,
-      sleep: deps.sleep ?? realSleep,
-      ...(o.acs === undefined ? {} : { acs: o.acs }),
-      ...(o.smtpTimeoutMs === undefined ? {} : { smtpTimeoutMs: o.smtpTimeoutMs }),
-    }),
+    triggerSwitch: makeTriggerSwitch(config, { credential, logger, arm }),
+    emailSender: makeEmailSender(config, { credential, logger, sleep: deps.sleep ?? realSleep, acsCa }),
   };
 }
 

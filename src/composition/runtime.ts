@@ -19,7 +19,8 @@ import { makeStorageClients, type StorageClients } from '../storage/storageClien
 import { type Clock, systemClock } from '../kernel/clock';
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import type { EmailSender } from '../notify/emailSender';
-import { makeNotifyAndControl, type NotifyAndControl, type NotifyAndControlDeps } from './notifyAndControl';
+import type { LocalEndpoints } from './localEndpoints';
+import { makeNotifyAndControl, type NotifyAndControl } from './notifyAndControl';
 
 /** Everything the function handlers need, created once per process. */
 export interface Runtime {
@@ -49,8 +50,8 @@ export interface RuntimeOptions {
   readonly clock?: Clock;
   /** Wraps the sink, e.g. to observe what reaches it or to simulate a downstream outage. */
   readonly decorateSink?: (sink: ActivitySink) => ActivitySink;
-  /** Local ARM/ACS endpoints, TLS trust, a credential and a sleep for the trigger switch and email. */
-  readonly notifyAndControl?: Partial<NotifyAndControlDeps>;
+  /** The simulator's stand-ins for Azure: a credential, a local ARM, a local ACS CA (LocalEndpoints). */
+  readonly endpoints?: LocalEndpoints;
   /**
    * Replaces the store-backed gate in the batch processor only (`breaker` and the status page keep the
    * store's view). The pipeline bench passes `alwaysClosedGate` for "breaker off": never consulted.
@@ -66,13 +67,12 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
   const clock = options.clock ?? systemClock;
   const decorateSink = options.decorateSink ?? ((s: ActivitySink) => s);
   const config = loadConfig(env);
-  let credential: TokenCredential | undefined;
-  const getCredential =
-    options.notifyAndControl?.getCredential ??
-    (() =>
-      (credential ??= new DefaultAzureCredential(
-        config.managedIdentityClientId ? { managedIdentityClientId: config.managedIdentityClientId } : {},
-      )));
+  const { endpoints } = options;
+  let credential: TokenCredential | undefined = endpoints?.credential;
+  const getCredential = () =>
+    (credential ??= new DefaultAzureCredential(
+      config.managedIdentityClientId ? { managedIdentityClientId: config.managedIdentityClientId } : {},
+    ));
   const storage = makeStorageClients(config.storage, getCredential);
   // SINK chooses the downstream; the per-event retry policy is the one retry layer for its calls.
   const sink = decorateSink(
@@ -126,8 +126,7 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
     clock,
   );
   let built: NotifyAndControl | undefined;
-  const controls = () =>
-    (built ??= makeNotifyAndControl(config, { ...options.notifyAndControl, getCredential }));
+  const controls = () => (built ??= makeNotifyAndControl(config, { getCredential, endpoints }));
   return {
     config,
     clock,

@@ -2,7 +2,7 @@ import type { TokenCredential } from '@azure/core-auth';
 
 import type { ControlConfig } from '../config/appConfig';
 import type { Logger } from '../kernel/logger';
-import { type ArmTlsSettings, makeArmTriggerSwitch } from './armTriggerSwitch';
+import { makeArmTriggerSwitch } from './armTriggerSwitch';
 import { makeLocalTriggerSwitch } from './localTriggerSwitch';
 import type { TriggerSwitch } from './triggerSwitch';
 
@@ -10,9 +10,14 @@ export interface TriggerSwitchDeps {
   /** Used only in arm mode; pass a lazy wrapper so local runs never build a credential. */
   readonly credential: TokenCredential;
   readonly logger: Logger;
-  /** Tests: a local ARM endpoint and its CA. */
-  readonly armEndpoint?: string;
-  readonly tls?: ArmTlsSettings;
+  /** A local ARM-shaped server instead of Azure's (the simulator's; see LocalEndpoints). */
+  readonly arm?: LocalArm;
+}
+
+/** An ARM-shaped HTTPS server and the CA certificate it serves under. */
+export interface LocalArm {
+  readonly url: string;
+  readonly ca: string;
 }
 
 /** Chooses the adapter by `config.control.mode` (TRIGGER_CONTROL). */
@@ -26,7 +31,6 @@ export function makeTriggerSwitch(
     target: control,
     credential: deps.credential,
     logger: deps.logger,
-    ...(deps.armEndpoint === undefined ? {} : { endpoint: deps.armEndpoint }),
-    ...(deps.tls === undefined ? {} : { tls: deps.tls }),
+    ...(deps.arm === undefined ? {} : { endpoint: deps.arm.url, tls: { ca: deps.arm.ca } }),
   });
 }

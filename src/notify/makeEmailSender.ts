@@ -2,7 +2,7 @@ import type { TokenCredential } from '@azure/core-auth';
 
 import type { EmailConfig } from '../config/appConfig';
 import type { Logger } from '../kernel/logger';
-import { type AcsTlsSettings, makeAcsEmailClient, makeAcsEmailSender } from './acsEmailSender';
+import { makeAcsEmailClient, makeAcsEmailSender } from './acsEmailSender';
 import type { EmailSender } from './emailSender';
 import { makeLogEmailSender } from './logEmailSender';
 import { makeSmtpEmailSender } from './smtpEmailSender';
@@ -12,12 +12,8 @@ export interface EmailSenderDeps {
   readonly credential: TokenCredential;
   readonly logger: Logger;
   readonly sleep: (ms: number) => Promise<void>;
-  readonly acs?: {
-    readonly tls?: AcsTlsSettings;
-    readonly pollIntervalMs?: number;
-    readonly maxPolls?: number;
-  };
-  readonly smtpTimeoutMs?: number;
+  /** The CA certificate of a local ACS endpoint (the simulator's; see LocalEndpoints). */
+  readonly acsCa?: string;
 }
 
 /** Chooses the transport by `config.email.transport.provider` (EMAIL_PROVIDER); throws EmailConfigError. */
@@ -32,7 +28,6 @@ export function makeEmailSender(config: { readonly email: EmailConfig }, deps: E
         port: transport.port,
         secure: transport.secure,
         sender,
-        ...(deps.smtpTimeoutMs === undefined ? {} : { timeoutMs: deps.smtpTimeoutMs }),
       });
     case 'acs':
       return makeAcsEmailSender({
@@ -40,12 +35,10 @@ export function makeEmailSender(config: { readonly email: EmailConfig }, deps: E
           endpoint: transport.endpoint,
           connectionString: transport.connectionString,
           credential: deps.credential,
-          ...(deps.acs?.tls === undefined ? {} : { tls: deps.acs.tls }),
+          ...(deps.acsCa === undefined ? {} : { tls: { ca: deps.acsCa } }),
         }),
         sender,
         sleep: deps.sleep,
-        ...(deps.acs?.pollIntervalMs === undefined ? {} : { pollIntervalMs: deps.acs.pollIntervalMs }),
-        ...(deps.acs?.maxPolls === undefined ? {} : { maxPolls: deps.acs.maxPolls }),
       });
   }
 }

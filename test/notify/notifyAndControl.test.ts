@@ -79,7 +79,7 @@ describe('composition of the trigger switch and email sender from AppConfig', ()
         created++;
         return staticTokenCredential;
       },
-      overrides: { armEndpoint: arm.url, tls: { ca: cert.cert } },
+      endpoints: { arm: { url: arm.url, ca: cert.cert } },
     });
     expect(created).toBe(0);
     arm.setSettings({ KEEP: '1' });
