@@ -5,7 +5,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { breakerKeys } from '../../src/breaker/redisBreakerStore';
 import { createRuntime } from '../../src/composition/runtime';
 import { testAppEnv } from '../support/appEnv';
-import { failures, T0 } from './breakerStoreContract';
+import { failures, T0 } from './breakerStoreFixture';
 
 const FN = 'ProcessSensorEvents';
 

@@ -1,35 +1,10 @@
-import { readableTrips } from '../../src/breaker/breakerStore';
 import { describe, expect, it } from 'vitest';
 
 import { isInvalidTransitionError } from '../../src/breaker/breakerErrors';
 import type { BreakerPolicy } from '../../src/breaker/breakerPolicy';
-import type { BreakerStore } from '../../src/breaker/breakerStore';
-import type { FailureSample } from '../../src/kernel/failureSample';
-
-/** Opens a store on the breaker `name`; stores opened on one name share the window and state. */
-export type OpenStore = (name: string, policy: BreakerPolicy) => Promise<BreakerStore>;
-
-/** 2026-01-01T00:00:00Z: a bucket boundary, so offsets below read as bucket positions. */
-export const T0 = Date.UTC(2026, 0, 1);
-
-export const testPolicy: BreakerPolicy = {
-  threshold: 5,
-  probationThreshold: 2,
-  windowMs: 10_000,
-  bucketMs: 1_000,
-  historyLimit: 3,
-};
-
-export const failures = (n: number, prefix = 'e'): FailureSample[] =>
-  Array.from({ length: n }, (_, i) => ({
-    eventKey: `${prefix}${i}`,
-    kind: 'transient',
-    message: `boom ${i}`,
-  }));
-
-let counter = 0;
-export const uniqueName = (label: string) =>
-  `${label}${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+import { readableTrips } from '../../src/breaker/breakerStore';
+import { failures, type OpenStore, T0, testPolicy, uniqueName } from './breakerStoreFixture';
+import { breakerStoreTripContract } from './breakerStoreTripContract';
 
 /**
  * The one contract every BreakerStore adapter passes (docs/breaker-store.md). Time is passed explicitly,
@@ -87,26 +62,6 @@ export function breakerStoreContract(adapter: string, open: OpenStore) {
       await store.close();
     });
 
-    it('trips once when the window exceeds the threshold, with a trip record', async () => {
-      const store = await fresh();
-      expect((await store.record(failures(5), T0)).tripped).toBe(false); // 5 is not more than 5
-      const trip = await store.record(failures(1, 'x'), T0 + 100);
-      expect(trip).toMatchObject({ failuresInWindow: 6, state: 'OPEN', tripped: true });
-      expect(trip.tripId).toMatch(/^[a-z0-9-]+$/);
-      const again = await store.record(failures(3), T0 + 200);
-      expect(again).toEqual({ failuresInWindow: 9, state: 'OPEN', tripped: false, tripId: trip.tripId });
-      expect(await store.getState()).toEqual({ state: 'OPEN', tripId: trip.tripId, since: T0 + 100 });
-      const [record] = readableTrips(await store.history(10));
-      expect(record).toMatchObject({
-        tripId: trip.tripId,
-        cause: 'threshold',
-        openedAt: T0 + 100,
-        failuresInWindow: 6,
-      });
-      expect(record?.sample).toEqual([{ eventKey: 'x0', kind: 'transient', message: 'boom 0' }]);
-      await store.close();
-    });
-
     it('compare-and-set: a wrong from-state or trip id changes nothing', async () => {
       const store = await fresh();
       const { tripId } = await store.record(failures(6), T0);
@@ -136,29 +91,6 @@ export function breakerStoreContract(adapter: string, open: OpenStore) {
       await store.close();
     });
 
-    it('re-trips in probation (HALF_OPEN) above the lower threshold, as a new episode', async () => {
-      const store = await fresh();
-      const first = await store.record(failures(6), T0);
-      expect(await store.transition('OPEN', 'HALF_OPEN', first.tripId, T0 + 1_000)).toBe(true);
-      await store.resetWindow();
-      expect(await store.record(failures(2), T0 + 2_000)).toMatchObject({
-        failuresInWindow: 2,
-        state: 'HALF_OPEN',
-        tripped: false,
-        tripId: first.tripId,
-      });
-      const second = await store.record(failures(1), T0 + 2_500);
-      expect(second).toMatchObject({ failuresInWindow: 3, state: 'OPEN', tripped: true });
-      expect(second.tripId).toBeDefined();
-      expect(second.tripId).not.toBe(first.tripId);
-      const history = readableTrips(await store.history(10));
-      expect(history.map((t) => [t.tripId, t.cause])).toEqual([
-        [second.tripId, 'probation'],
-        [first.tripId, 'threshold'],
-      ]);
-      await store.close();
-    });
-
     it('resetWindow empties the window but keeps the state', async () => {
       const store = await fresh();
       const { tripId } = await store.record(failures(7), T0);
@@ -170,77 +102,6 @@ export function breakerStoreContract(adapter: string, open: OpenStore) {
         tripId,
       });
       expect((await store.record(failures(1), T0 + 20)).failuresInWindow).toBe(1);
-      await store.close();
-    });
-
-    it('opens manually with a new trip id, once', async () => {
-      const store = await fresh();
-      await store.record(failures(2), T0);
-      const tripId = await store.openManually('maintenance of the sink', T0 + 5);
-      expect(tripId).toBeDefined();
-      expect(await store.getState()).toEqual({ state: 'OPEN', tripId, since: T0 + 5 });
-      expect(await store.openManually('again', T0 + 6)).toBeUndefined();
-      const [record] = readableTrips(await store.history(1));
-      expect(record).toMatchObject({
-        tripId,
-        cause: 'manual',
-        reason: 'maintenance of the sink',
-        openedAt: T0 + 5,
-        failuresInWindow: 2,
-        sample: [],
-      });
-      // Already OPEN: record does not trip a second time.
-      expect((await store.record(failures(9), T0 + 7)).tripped).toBe(false);
-      await store.close();
-    });
-
-    it('keeps a bounded trip history, newest first', async () => {
-      const store = await fresh(); // historyLimit 3
-      const ids: string[] = [];
-      for (let i = 0; i < 5; i++) {
-        const id = await store.openManually(`drill ${i}`, T0 + i * 1_000);
-        ids.push(id ?? '');
-        expect(await store.transition('OPEN', 'CLOSED', id, T0 + i * 1_000 + 1)).toBe(true);
-      }
-      expect(new Set(ids).size).toBe(5);
-      const history = readableTrips(await store.history(10));
-      expect(history.map((t) => t.tripId)).toEqual([ids[4], ids[3], ids[2]]);
-      expect(readableTrips(await store.history(2)).map((t) => t.tripId)).toEqual([ids[4], ids[3]]);
-      await store.close();
-    });
-
-    it('updates a trip record with approval facts', async () => {
-      const store = await fresh();
-      const { tripId } = await store.record(failures(6), T0);
-      await store.updateTrip(tripId ?? '', { approvedAt: T0 + 60_000, approvedBy: 'operator@example.com' });
-      await store.updateTrip('no-such-trip', { closedAt: T0 });
-      const [record] = readableTrips(await store.history(1));
-      expect(record).toMatchObject({
-        tripId,
-        cause: 'threshold',
-        approvedAt: T0 + 60_000,
-        approvedBy: 'operator@example.com',
-      });
-      expect(record?.sample).toHaveLength(5);
-      await store.close();
-    });
-
-    it('reads one trip by id, from its record, and nothing for an unknown id', async () => {
-      const store = await fresh();
-      const first = await store.openManually('drill', T0);
-      await store.transition('OPEN', 'CLOSED', first, T0 + 1);
-      const { tripId } = await store.record(failures(6), T0 + 2_000);
-      expect(await store.trip(first ?? '')).toMatchObject({
-        tripId: first,
-        cause: 'manual',
-        reason: 'drill',
-      });
-      expect(await store.trip(tripId ?? '')).toMatchObject({
-        tripId,
-        cause: 'threshold',
-        failuresInWindow: 6,
-      });
-      expect(await store.trip('no-such-trip')).toBeUndefined();
       await store.close();
     });
 
@@ -263,5 +124,7 @@ export function breakerStoreContract(adapter: string, open: OpenStore) {
       expect(await writers[0]!.history(10)).toHaveLength(1);
       await Promise.all(writers.map((s) => s.close()));
     });
+
+    breakerStoreTripContract(fresh);
   });
 }

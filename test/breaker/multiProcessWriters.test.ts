@@ -9,7 +9,7 @@ import { makeRedisBreakerStore } from '../../src/breaker/redisBreakerStore';
 import { createBreakerRedis } from '../../src/breaker/redisClient';
 import { makeTableBreakerStore } from '../../src/breaker/tableBreakerStore';
 import type { RecordFailuresJob, RecordFailuresSummary } from '../support/recordFailuresProcess';
-import { T0, testPolicy, uniqueName } from './breakerStoreContract';
+import { T0, testPolicy, uniqueName } from './breakerStoreFixture';
 
 const script = path.join(__dirname, '../support/recordFailuresProcess.ts');
 const PROCESSES = 8;

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { makeRedisBreakerStore } from '../../src/breaker/redisBreakerStore';
 import { createBreakerRedis } from '../../src/breaker/redisClient';
 import type { RedisCredentials } from '../../src/breaker/redisCredentials';
-import { failures, T0, testPolicy, uniqueName } from './breakerStoreContract';
+import { failures, T0, testPolicy, uniqueName } from './breakerStoreFixture';
 
 const url = inject('redisUrl');
 const admin = new Redis(url);

@@ -5,7 +5,8 @@ import { isBreakerStoreCorruptError } from '../../src/breaker/breakerErrors';
 import type { BreakerStore } from '../../src/breaker/breakerStore';
 import { breakerKeys, makeRedisBreakerStore } from '../../src/breaker/redisBreakerStore';
 import { createBreakerRedis } from '../../src/breaker/redisClient';
-import { breakerStoreContract, failures, T0, testPolicy, uniqueName } from './breakerStoreContract';
+import { breakerStoreContract } from './breakerStoreContract';
+import { failures, T0, testPolicy, uniqueName } from './breakerStoreFixture';
 
 const url = inject('redisUrl');
 const admin = new Redis(url);

@@ -4,7 +4,7 @@ import type { BreakerStore } from '../../src/breaker/breakerStore';
 import { makeRedisBreakerStore } from '../../src/breaker/redisBreakerStore';
 import { createBreakerRedis } from '../../src/breaker/redisClient';
 import { makeStoreBreakerGate } from '../../src/breaker/storeBreakerGate';
-import { failures, T0, testPolicy, uniqueName } from './breakerStoreContract';
+import { failures, T0, testPolicy, uniqueName } from './breakerStoreFixture';
 
 const url = inject('redisUrl');
 const opened: BreakerStore[] = [];

@@ -4,7 +4,8 @@ import { describe, expect, inject, it } from 'vitest';
 import { isBreakerStoreCorruptError } from '../../src/breaker/breakerErrors';
 import { makeTableBreakerStore, type TableBreakerStore } from '../../src/breaker/tableBreakerStore';
 import { tripRow } from '../../src/breaker/tableRowKeys';
-import { breakerStoreContract, failures, T0, testPolicy, uniqueName } from './breakerStoreContract';
+import { breakerStoreContract } from './breakerStoreContract';
+import { failures, T0, testPolicy, uniqueName } from './breakerStoreFixture';
 
 const connectionString = inject('storageConnectionString');
 const tableName = `Breaker${Math.random().toString(36).slice(2, 8)}`;

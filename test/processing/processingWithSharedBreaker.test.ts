@@ -12,7 +12,7 @@ import { type BatchContext, makeBatchProcessor } from '../../src/processing/batc
 import type { DeadLetter, DeadLetterStore } from '../../src/processing/deadLetter';
 import { isCircuitOpenError, TransientSinkError } from '../../src/processing/errors';
 import { silentLogger } from '../../src/kernel/logger';
-import { failures, T0, testPolicy, uniqueName } from '../breaker/breakerStoreContract';
+import { failures, T0, testPolicy, uniqueName } from '../breaker/breakerStoreFixture';
 import { endpointPort, type FaultProxy, startFaultProxy, withEndpointPort } from '../../sim/net/faultProxy';
 import { type RedisService, startRedis } from '../../sim/services/redis';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
