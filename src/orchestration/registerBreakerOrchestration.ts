@@ -42,7 +42,7 @@ export function registerBreakerOrchestration(
   activity(BreakerActivity.enableTrigger, (input, context) => {
     const { functionName, tripId, record } = asRecord(input);
     return acts().enableTrigger(asString(functionName, 'functionName'), asString(tripId, 'tripId'), context, {
-      record: record !== false,
+      record: asOptionalBoolean(record, 'record') ?? true,
     });
   });
   activity(BreakerActivity.sendEmail, (input, context) =>
@@ -69,6 +69,11 @@ function asString(value: unknown, what: string): string {
   if (typeof value !== 'string' || value === '')
     throw new InvalidActivityInputError(`${what} must be a string`);
   return value;
+}
+
+function asOptionalBoolean(value: unknown, what: string): boolean | undefined {
+  if (value === undefined || typeof value === 'boolean') return value;
+  throw new InvalidActivityInputError(`${what} must be true or false`);
 }
 
 function asRecord(value: unknown): Record<string, unknown> {
