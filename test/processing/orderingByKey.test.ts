@@ -1,123 +1,25 @@
 import { RestError } from '@azure/core-rest-pipeline';
-import { BlobServiceClient } from '@azure/storage-blob';
-import { QueueServiceClient } from '@azure/storage-queue';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { ActivitySink } from '../../src/processing/activitySink';
-import { type BatchContext, makeBatchProcessor } from '../../src/processing/batchProcessor';
-import { makeBlobQueueDeadLetterStore } from '../../src/processing/blobQueueDeadLetterStore';
-import type { BreakerGate } from '../../src/processing/breakerGate';
-import type { FailureSample } from '../../src/kernel/failureSample';
-import type { Ordering } from '../../src/processing/ordering';
 import type { ReceivedEvent } from '../../src/processing/receivedEvent';
-import { readingVersion } from '../../src/processing/homeActivityTableSink';
 import type { SensorReading } from '../../src/processing/sensorReading';
-import { testAppEnv } from '../support/appEnv';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
+import {
+  context,
+  drain,
+  processor,
+  recordingGate,
+  recordingSink,
+  seeded,
+  setUpDeadLetterStorage,
+} from './orderingFixture';
 
 // Issue 15: a batch is written concurrently across keys, strictly in sequence order within a key, and
 // a failure stops only its own key.
 
-let env: Record<string, string>;
-beforeAll(() => {
-  env = testAppEnv('by-key');
-});
-const queue = () =>
-  QueueServiceClient.fromConnectionString(env.AzureWebJobsStorage!).getQueueClient(env.DEAD_LETTER_QUEUE!);
-const deadLetters = () =>
-  makeBlobQueueDeadLetterStore(
-    BlobServiceClient.fromConnectionString(env.AzureWebJobsStorage!).getContainerClient(
-      env.DEAD_LETTER_CONTAINER!,
-    ),
-    queue(),
-  );
-async function drain() {
-  const q = queue();
-  await q.createIfNotExists();
-  const { receivedMessageItems } = await q.receiveMessages({ numberOfMessages: 32 });
-  await Promise.all(receivedMessageItems.map((m) => q.deleteMessage(m.messageId, m.popReceipt)));
-  return receivedMessageItems
-    .map(
-      (m) =>
-        JSON.parse(Buffer.from(m.messageText, 'base64').toString()) as {
-          sequenceNumber: number;
-          reason: string;
-        },
-    )
-    .sort((a, b) => a.sequenceNumber - b.sequenceNumber)
-    .map((m) => [m.sequenceNumber, m.reason]);
-}
+setUpDeadLetterStorage();
 
-/** mulberry32: a small seeded generator, so every run interleaves the writes the same way. */
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/**
- * A downstream keyed by sensor that answers each call after a random number of event-loop turns (no
- * real time), records arrival order per key and the most calls in flight at once.
- */
-function recordingSink(seed: number, fail: (r: SensorReading, e: ReceivedEvent) => Error | undefined) {
-  const random = seeded(seed);
-  const arrived = new Map<string, number[]>();
-  let inFlight = 0;
-  let maxInFlight = 0;
-  const sink: ActivitySink = {
-    async write(r, e) {
-      inFlight++;
-      maxInFlight = Math.max(maxInFlight, inFlight);
-      const list = arrived.get(r.sensorId) ?? [];
-      arrived.set(r.sensorId, [...list, e.sequenceNumber ?? -1]);
-      for (let turns = Math.floor(random() * 8); turns > 0; turns--)
-        await new Promise((resolve) => setImmediate(resolve));
-      inFlight--;
-      const error = fail(r, e);
-      if (error) throw error;
-      return 'applied';
-    },
-    probe: () => Promise.resolve(),
-    orderingKey: (r) => r.sensorId,
-  };
-  return { sink, arrived, maxInFlight: () => maxInFlight };
-}
-
-function recordingGate() {
-  const recorded: FailureSample[][] = [];
-  const gate: BreakerGate = {
-    check: () => Promise.resolve({ open: false, tripId: undefined }),
-    recordFailures: (failures) => {
-      recorded.push([...failures]);
-      return Promise.resolve({ open: false, tripId: undefined, tripped: false, failuresInWindow: 0 });
-    },
-  };
-  return { gate, recorded };
-}
-
-const context = (rerun = 0): BatchContext => ({
-  invocationId: 'inv',
-  finalAttempt: false,
-  rerun,
-  logger: { log: () => undefined, warn: () => undefined, error: () => undefined },
-});
-const processor = (sink: ActivitySink, gate: BreakerGate, ordering: Ordering) =>
-  makeBatchProcessor({
-    functionName: 'ProcessSensorEvents',
-    sink,
-    deadLetters: deadLetters(),
-    breaker: gate,
-    clock: { now: () => 0 },
-    retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1 },
-    batchDeadlineMs: 60_000,
-    outage: { policy: 'hold', isolateAfterReruns: 3, failFastAfter: 3 },
-    ordering,
-  });
 /** `n` events over `keys` sensors, round robin, in sequence order. */
 const batchOf = (n: number, keys: number) =>
   Array.from({ length: n }, (_, i) => receivedEvent(jsonBody(reading({ sensorId: `s${i % keys}` })), i));
@@ -171,102 +73,6 @@ describe('ordering by key inside a batch', () => {
     );
     expect(maxInFlight()).toBe(1);
     for (let key = 0; key < 6; key++) expect(arrived.get(`s${key}`)).toEqual(sequencesOf(60, 6, key));
-  });
-});
-
-/** The recording sink, declaring newest wins by version (as both sample sinks do). */
-function versionedSink(fail: (r: SensorReading, e: ReceivedEvent) => Error | undefined) {
-  const recording = recordingSink(11, fail);
-  recording.sink.readingVersion = readingVersion;
-  return recording;
-}
-/** `perKey` readings of each of `keys` sensors, round robin, each newer than the one before. */
-const newerAndNewer = (perKey: number, keys: number) =>
-  Array.from({ length: perKey * keys }, (_, i) =>
-    receivedEvent(
-      jsonBody(
-        reading({
-          sensorId: `s${i % keys}`,
-          occurredAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
-        }),
-      ),
-      i,
-    ),
-  );
-
-describe('readings superseded inside a batch', () => {
-  it('writes only the newest reading of each key and counts the others as processed', async () => {
-    const { sink, arrived } = versionedSink(() => undefined);
-    const result = await processor(sink, recordingGate().gate, { mode: 'key', concurrency: 4 })(
-      newerAndNewer(5, 4),
-      context(),
-    );
-    expect(result).toMatchObject({ processed: 20, deadLettered: 0 });
-    for (let key = 0; key < 4; key++) expect(arrived.get(`s${key}`)).toEqual([16 + key]);
-    const superseded = result.outcomes.filter(
-      (o) => o.status === 'processed' && o.supersededBy !== undefined,
-    );
-    expect(superseded.map((o) => o.event.sequenceNumber)).toEqual(Array.from({ length: 16 }, (_, i) => i));
-    expect(superseded.every((o) => o.status === 'processed' && !o.applied)).toBe(true);
-  });
-
-  it('still writes an older reading that comes after a newer one in sequence order', async () => {
-    const { sink, arrived } = versionedSink(() => undefined);
-    const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
-    // Sequence 0 is the newest reading; 1 and 2 arrive later but are older, 2 newer than 1.
-    const events = [at(9), at(3), at(5)].map((occurredAt, i) =>
-      receivedEvent(jsonBody(reading({ sensorId: 's0', occurredAt })), i),
-    );
-    await processor(sink, recordingGate().gate, { mode: 'key', concurrency: 4 })(events, context());
-    // 1 is superseded by 2; 0 and 2 are both newest of what follows them and go in sequence order.
-    expect(arrived.get('s0')).toEqual([0, 2]);
-  });
-
-  it('holds the readings the newest superseded when the newest fails outage-like', async () => {
-    const down = (_r: SensorReading, e: ReceivedEvent) =>
-      e.sequenceNumber === 13 ? new RestError('unavailable', { statusCode: 503 }) : undefined;
-    const { sink, arrived } = versionedSink(down);
-    const run = processor(sink, recordingGate().gate, { mode: 'key', concurrency: 4 });
-    const error = await run(newerAndNewer(4, 4), context()).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'BATCH_HELD' });
-    // Key s1's newest (13) was tried twice and failed; nothing older of s1 was reported processed.
-    expect(arrived.get('s1')).toEqual([13, 13]);
-  });
-
-  it('dead-letters the readings a failing newest superseded with it, in order, once isolated', async () => {
-    await drain();
-    const down = (_r: SensorReading, e: ReceivedEvent) =>
-      e.sequenceNumber === 13 ? new RestError('unavailable', { statusCode: 503 }) : undefined;
-    const { sink } = versionedSink(down);
-    const result = await processor(sink, recordingGate().gate, { mode: 'key', concurrency: 4 })(
-      newerAndNewer(4, 4),
-      context(3),
-    );
-    expect(result).toMatchObject({ processed: 12, deadLettered: 4 });
-    expect(await drain()).toEqual([1, 5, 9, 13].map((s) => [s, 'isolated']));
-  });
-
-  it('writes the next newest when the newest is refused, so the row still gets what it would have', async () => {
-    await drain();
-    const refused = (_r: SensorReading, e: ReceivedEvent) =>
-      e.sequenceNumber === 14 ? new RestError('bad reading', { statusCode: 400 }) : undefined;
-    const { sink, arrived } = versionedSink(refused);
-    const result = await processor(sink, recordingGate().gate, { mode: 'key', concurrency: 4 })(
-      newerAndNewer(4, 4),
-      context(),
-    );
-    expect(result).toMatchObject({ processed: 15, deadLettered: 1 });
-    expect(arrived.get('s2')).toEqual([14, 10]);
-    expect(await drain()).toEqual([[14, 'failed']]);
-  });
-
-  it('partition ordering writes every reading, superseded or not', async () => {
-    const { sink, arrived } = versionedSink(() => undefined);
-    await processor(sink, recordingGate().gate, { mode: 'partition', concurrency: 16 })(
-      newerAndNewer(3, 2),
-      context(),
-    );
-    expect(arrived.get('s0')).toEqual([0, 2, 4]);
   });
 });
 
