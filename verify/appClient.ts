@@ -24,6 +24,12 @@ export type AppStatus = z.infer<typeof statusSchema>;
 export class AppCallError extends Error {
   readonly code = 'APP_CALL';
   override readonly name = 'AppCallError';
+  /** True when the call got no answer within its bound (rather than a wrong one). */
+  readonly noAnswer: boolean;
+  constructor(message: string, options: { readonly noAnswer?: boolean } = {}) {
+    super(message);
+    this.noAnswer = options.noAnswer === true;
+  }
 }
 
 const TIMEOUT_MS = 20_000;
@@ -40,7 +46,7 @@ export function makeAppClient(app: AppEndpoint, options: { readonly timeoutMs?: 
       return { status: res.status, text: await res.text() };
     } catch (error) {
       if (!signal.aborted) throw error;
-      throw new AppCallError(`${what}: no answer within ${timeoutMs / 1000} s`);
+      throw new AppCallError(`${what}: no answer within ${timeoutMs / 1000} s`, { noAnswer: true });
     }
   };
   const call = (method: string, path: string, body?: unknown) =>
@@ -56,10 +62,27 @@ export function makeAppClient(app: AppEndpoint, options: { readonly timeoutMs?: 
     if (!ok.includes(r.status)) throw new AppCallError(`${what}: HTTP ${r.status} ${r.text.slice(0, 200)}`);
     return r;
   };
+  const status = async (): Promise<AppStatus> => {
+    const r = expectOk('GET /api/breaker/status', await call('GET', 'breaker/status'));
+    return statusSchema.parse(JSON.parse(r.text));
+  };
   return {
-    async status(): Promise<AppStatus> {
-      const r = expectOk('GET /api/breaker/status', await call('GET', 'breaker/status'));
-      return statusSchema.parse(JSON.parse(r.text));
+    status,
+    /**
+     * The run's first call. An app that is starting (a cold start on a Consumption plan, a deployment
+     * just swapped in) may miss the bound: up to `tries` calls, each retry said through `progress`.
+     */
+    async firstStatus(tries: number, progress: (line: string) => void): Promise<AppStatus> {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await status();
+        } catch (error) {
+          if (!(error instanceof AppCallError) || !error.noAnswer || attempt >= tries) throw error;
+          progress(
+            `${error.message}; the app may still be starting: trying again (${attempt + 1} of ${tries})`,
+          );
+        }
+      }
     },
     /** Whether the fault switch endpoint answers (after the app restarted with FAULT_SWITCH_ENABLED). */
     async faultSwitchAnswers(): Promise<boolean> {

@@ -10,13 +10,18 @@ export class VerifyStepError extends Error {
   override readonly name = 'VerifyStepError';
 }
 
+/** Calls the run makes before it gives up on an app that does not answer its first status read. */
+const FIRST_CONTACT_TRIES = 3;
+
 /** The steps of a run, in order; each wait is bounded and names what it saw last when it gives up. */
 export async function runSteps(c: RunContext): Promise<void> {
   const { target, client, plan } = c;
   const missingOf = async (upTo: number) =>
     countRun(upTo, await accountRun(target.stores, plan, target.functionName, c.wallSince), 0).lost;
 
-  const first = await client.status();
+  const first = await client.firstStatus(FIRST_CONTACT_TRIES, (line) => {
+    c.print(`   .. ${line}`);
+  });
   const disabledAtStart = await target.triggerDisabled();
   if (first.state !== 'CLOSED' || disabledAtStart)
     throw new VerifyStepError(
