@@ -16,6 +16,16 @@ export const POLICY: OperatorPolicy = {
   probationSeconds: 300,
 };
 
+/** An in-memory breaker store with the fixture's policy (threshold 100 in 30 s, probation 10). */
+export function memoryStoreWithPolicy(): MemoryBreakerStore {
+  return memoryBreakerStore({
+    threshold: POLICY.threshold,
+    probationThreshold: POLICY.probationThreshold,
+    windowMs: POLICY.windowSeconds * 1000,
+    bucketMs: POLICY.bucketSeconds * 1000,
+  });
+}
+
 export interface MemoryTriggerSwitch extends TriggerSwitch {
   readonly disabled: Map<string, boolean>;
   failWith: Error | undefined;
@@ -50,12 +60,7 @@ export interface OperatorFixture {
 /** Registers the operator functions over in-memory adapters, a fake durable server and a fixed clock. */
 export async function operatorFixture(): Promise<OperatorFixture> {
   let now = Date.UTC(2026, 10, 29, 12, 0, 0);
-  const store = memoryBreakerStore({
-    threshold: POLICY.threshold,
-    probationThreshold: POLICY.probationThreshold,
-    windowMs: POLICY.windowSeconds * 1000,
-    bucketMs: POLICY.bucketSeconds * 1000,
-  });
+  const store = memoryStoreWithPolicy();
   const durable = await startRecordingDurableServer();
   const triggerSwitch = memoryTriggerSwitch();
   const fixture: OperatorFixture = {

@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { HeldBacklog } from '../../src/backlog/heldBacklog';
 import { readOperatorStatus } from '../../src/operator/operatorStatus';
-import { memoryBreakerStore } from '../support/memoryBreakerStore';
-import { memoryTriggerSwitch, POLICY } from './operatorFixture';
+import { memoryStoreWithPolicy, memoryTriggerSwitch, POLICY } from './operatorFixture';
 
 /** A promise and its resolver, so two reads can each wait for the other to have started. */
 function started() {
@@ -16,12 +15,7 @@ function started() {
 describe('the status snapshot during an outage', () => {
   it('reads the slow parts at once, so the page waits for the slowest bound, not their sum', async () => {
     const now = Date.UTC(2026, 10, 29, 12, 0, 0);
-    const store = memoryBreakerStore({
-      threshold: POLICY.threshold,
-      probationThreshold: POLICY.probationThreshold,
-      windowMs: POLICY.windowSeconds * 1000,
-      bucketMs: POLICY.bucketSeconds * 1000,
-    });
+    const store = memoryStoreWithPolicy();
     const countStarted = started();
     const heldStarted = started();
     const unknown: HeldBacklog = { known: false, at: now, reason: 'storage did not answer within 8 s' };
