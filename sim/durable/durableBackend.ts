@@ -21,6 +21,8 @@ export interface DurableBackendOptions {
   readonly workerGeneration?: () => string | number;
   /** While true (a host restart under way) no orchestration work runs. */
   readonly paused?: () => boolean;
+  /** Resolves once the app's functions are registered again (a restart reloads the app). */
+  readonly appReady?: () => Promise<void>;
 }
 
 /**
@@ -127,6 +129,7 @@ export class DurableBackend {
         input: body,
         startAt: this.clock.now(),
         ...(this.options.workerGeneration ? { workerGeneration: this.options.workerGeneration } : {}),
+        ...(this.options.appReady ? { appReady: this.options.appReady } : {}),
       });
       this.hosts.set(id, host);
       this.starts.push({ instanceId: id, at: this.clock.now() });

@@ -18,6 +18,7 @@ import {
   retryDelayMs,
   type ScheduledActivity,
 } from './durableActivities';
+import type { DurableHostOptions, Runtime } from './durableHostOptions';
 import { DurableTimers } from './durableTimers';
 import {
   ActionType,
@@ -30,22 +31,7 @@ import {
   scheduledLeaves,
 } from './replay';
 
-export type Runtime = 'Running' | 'Completed' | 'Failed' | 'Terminated';
-
-export type { ActivityRun } from './durableActivities';
-
-export interface DurableHostOptions {
-  readonly orchestrator: string;
-  readonly instanceId: string;
-  readonly input: unknown;
-  /** Start of the controllable clock (ms since the epoch). */
-  readonly startAt: number;
-  /**
-   * The worker's generation (it changes when the host restarts). An activity whose run spans a change
-   * was killed with the worker: its result never reaches the history and it runs again later.
-   */
-  readonly workerGeneration?: () => string | number;
-}
+export type { DurableHostOptions, Runtime } from './durableHostOptions';
 
 export class DurableHost {
   readonly history: HistoryEvent[] = [];
@@ -140,6 +126,8 @@ export class DurableHost {
   }
 
   private async episode(): Promise<void> {
+    // The extension dispatches to a worker only once its functions are registered.
+    await this.options.appReady?.();
     const events: HistoryEvent[] = [this.event(HistoryEventType.OrchestratorStarted, {})];
     if (!this.started) {
       this.started = true;
@@ -214,6 +202,7 @@ export class DurableHost {
       const { id, activity } = next;
       const generation = this.options.workerGeneration?.();
       const killed = () => this.options.workerGeneration?.() !== generation;
+      await this.options.appReady?.();
       const outcome = await invokeActivity(activity);
       if (killed()) return this.abort(next);
       this.activityRuns.push(activityRun(activity, outcome));

@@ -14,7 +14,15 @@ export function makeAppLoader(
   options: RuntimeOptions,
   freshModules?: () => void,
 ) {
-  const load = async (): Promise<Runtime> => {
+  let loading: Promise<Runtime> | undefined;
+  const load = (): Promise<Runtime> => {
+    const next = loadOnce().finally(() => {
+      if (loading === next) loading = undefined;
+    });
+    loading = next;
+    return next;
+  };
+  const loadOnce = async (): Promise<Runtime> => {
     if (freshModules) {
       freshModules();
       resetRegistrations();
@@ -31,6 +39,10 @@ export function makeAppLoader(
   };
   return {
     load,
+    /** Resolves once no load is under way: every function of the app is registered. */
+    async ready(): Promise<void> {
+      while (loading) await loading.catch(() => undefined);
+    },
     /** A new process: the app's modules and runtime built afresh; undefined when not possible. */
     async reload(): Promise<Runtime | undefined> {
       return freshModules ? load() : undefined;

@@ -120,11 +120,14 @@ export class BreakwaterWorld {
     arm.setSettings({ FUNCTIONS_WORKER_RUNTIME: 'node', UNRELATED_SETTING: 'kept' });
     const smtp = await startSmtpSink();
     const hostRef: { host?: AttachedHost } = {};
+    const appRef = { ready: () => Promise.resolve() };
     const durable = new DurableBackend(clock, {
       ...(options.startConflict ? { startConflict: options.startConflict } : {}),
       // A settings change kills the worker at once (its restart is processed at the host's next round).
       workerGeneration: () => `${settingsVersionOf(arm)}|${hostRef.host?.restarts.length ?? 0}`,
       paused: () => hostRef.host?.restartPending === true,
+      // A restart clears the registrations and loads the app again; work waits for that to finish.
+      appReady: () => appRef.ready(),
     });
     await durable.start();
     const http = await startFunctionsHttpServer({
@@ -138,6 +141,7 @@ export class BreakwaterWorld {
     const writes: SinkWrite[] = [];
     const runtimeOptions = e2eRuntimeOptions({ clock, downstream, writes, armUrl: arm.url, ca: cert.cert });
     const loader = makeAppLoader(env, runtimeOptions, options.freshModules);
+    appRef.ready = () => loader.ready();
     const runtime = await loader.load();
     return new BreakwaterWorld(
       clock,

@@ -3,10 +3,13 @@ import type { OrchestrationContext } from 'durable-functions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { DurableHost } from '../../sim/durable/durableHost';
+import { resetRegistrations } from '../../sim/host/fakeFunctionsCore';
 
 let flips = 0;
 
-beforeAll(() => {
+beforeAll(registerProbes);
+
+function registerProbes() {
   df.app.activity('HostProbe_Echo', { handler: (input: unknown) => input });
   // Deliberately wrong: which activity it calls depends on a process-wide counter, not on the history.
   df.app.orchestration('HostProbe_NonDeterministic', function* (context: OrchestrationContext) {
@@ -19,7 +22,7 @@ beforeAll(() => {
     yield context.df.createTimer(new Date(context.df.currentUtcDateTime.getTime() + 60_000));
     return { echoed, at: context.df.currentUtcDateTime.toISOString() };
   });
-});
+}
 
 const host = (orchestrator: string) =>
   new DurableHost({ orchestrator, instanceId: 'probe-1', input: null, startAt: Date.UTC(2026, 0, 1) });
@@ -38,5 +41,25 @@ describe('the test durable host', () => {
 
   it('refuses a replay that schedules something other than what the history holds', async () => {
     await expect(host('HostProbe_NonDeterministic').run()).rejects.toThrow(/non-deterministic replay/);
+  });
+
+  it('waits for the app to be loaded again before it replays or runs an activity (a worker restart)', async () => {
+    let loaded: () => void = () => undefined;
+    const ready = new Promise<void>((resolve) => (loaded = resolve));
+    const h = new DurableHost({
+      orchestrator: 'HostProbe_Timer',
+      instanceId: 'probe-reload',
+      input: null,
+      startAt: Date.UTC(2026, 0, 1),
+      appReady: () => ready,
+    });
+    // The new worker has not registered its functions yet: nothing may be dispatched to it.
+    resetRegistrations();
+    const run = h.run();
+    registerProbes();
+    loaded();
+    await run;
+    expect(h.runtimeStatus).toBe('Running');
+    expect(h.activityRuns).toMatchObject([{ name: 'HostProbe_Echo', outcome: { ok: true } }]);
   });
 });
