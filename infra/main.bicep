@@ -75,6 +75,12 @@ param deadLetterQueueName string = 'dead-letters'
 @description('Data location of Azure Communication Services, e.g. United States, Europe, UK.')
 param communicationDataLocation string = 'United States'
 
+@description('Resource id of a verified ACS custom email domain to send the approval emails from (an Azure-managed domain sends at most 30 a minute and 100 an hour); empty = Azure-managed.')
+param emailCustomDomainId string = ''
+
+@description('Sender user name on emailCustomDomainId.')
+param emailSenderUsername string = 'DoNotReply'
+
 @minValue(40)
 @maxValue(1000)
 param maximumInstanceCount int = 100
@@ -107,6 +113,24 @@ param alertDeadLetterThreshold int = 100
 @minValue(5)
 @description('Alert rule: minutes events may be held (breaker OPEN or a held batch) before the approvers are alerted.')
 param alertHeldMinutes int = 60
+
+@minValue(1)
+@description('Alert rule: events waiting behind the checkpoints (consumer lag) for 15 minutes while CLOSED above which the consumer-lag alert fires (default: about a minute of the sizing scenario).')
+param alertLagEvents int = 100000
+
+@minValue(5)
+@description('Alert rule: minutes a partition may have events waiting without its checkpoint moving, while CLOSED, before the trigger-stalled alert fires.')
+param alertStalledMinutes int = 10
+
+@description('Resource ids of the team\'s own action groups (pager, SMS, ITSM): every alert notifies them besides the approvers.')
+param alertActionGroupIds string[] = []
+
+@secure()
+@description('Optional webhook receiving every alert (common alert schema); empty = none.')
+param alertWebhookUrl string = ''
+
+@description('Published location of docs/alerts.md (e.g. your repository\'s web view of it): each alert links to its own section there.')
+param alertRunbookBaseUrl string = 'docs/alerts.md'
 
 @description('Further Breakwater settings by catalogue name (src/config/settings.ts), e.g. { "BREAKER_THRESHOLD": "100" }. Unset settings take the catalogue defaults.')
 param appSettingOverrides object = {}
@@ -156,6 +180,12 @@ module alerts 'core/alerts.bicep' = {
     approvers: approvers
     deadLetterThreshold: alertDeadLetterThreshold
     heldMinutesThreshold: alertHeldMinutes
+    lagEventsThreshold: alertLagEvents
+    stalledMinutesThreshold: alertStalledMinutes
+    actionGroupIds: alertActionGroupIds
+    alertWebhookUrl: alertWebhookUrl
+    runbookBaseUrl: alertRunbookBaseUrl
+    eventHubNamespaceId: eventHubs.outputs.namespaceId
   }
 }
 
@@ -170,6 +200,7 @@ module storage 'core/storage.bicep' = {
     deadLetterContainerName: deadLetterContainerName
     deadLetterQueueName: deadLetterQueueName
     tableNames: [sinkTableName, breakerTableName]
+    logAnalyticsWorkspaceId: monitoring.outputs.logAnalyticsWorkspaceId
     identityPrincipalId: identity.outputs.principalId
     principalId: principalId
     principalType: principalType
@@ -189,6 +220,7 @@ module eventHubs 'core/event-hubs.bicep' = {
     throughputUnits: eventHubThroughputUnits
     maximumThroughputUnits: eventHubMaxThroughputUnits
     consumerGroupName: consumerGroupName
+    logAnalyticsWorkspaceId: monitoring.outputs.logAnalyticsWorkspaceId
     identityPrincipalId: identity.outputs.principalId
     principalId: principalId
     principalType: principalType
@@ -205,6 +237,8 @@ module keyVault 'core/key-vault.bicep' = {
     identityPrincipalId: identity.outputs.principalId
     approvalSigningKey: approvalSigningKey
     approvalSigningKeyPrevious: approvalSigningKeyPrevious
+
+    logAnalyticsWorkspaceId: monitoring.outputs.logAnalyticsWorkspaceId
   }
 }
 
@@ -228,6 +262,8 @@ module communication 'core/communication.bicep' = {
     emailServiceName: '${abbrs.communicationEmailServices}${resourceToken}'
     dataLocation: communicationDataLocation
     identityPrincipalId: identity.outputs.principalId
+    customDomainId: emailCustomDomainId
+    senderUsername: emailSenderUsername
   }
 }
 
@@ -268,6 +304,7 @@ module functionApp 'app/function-app.bicep' = {
     maximumInstanceCount: maximumInstanceCount
     instanceMemoryMB: instanceMemoryMB
     appSettingOverrides: appSettingOverrides
+    logAnalyticsWorkspaceId: monitoring.outputs.logAnalyticsWorkspaceId
     // Names are those of src/config/settings.ts and of the Functions host; test/deploy checks them.
     // Never add AzureWebJobs.<FunctionName>.Disabled: only the breaker sets it, and a redeploy that wrote
     // it would silently re-enable a tripped breaker (app/function-app.bicep carries the live value over).

@@ -24,6 +24,8 @@ param instanceMemoryMB int
 param appSettings object
 @description('Extra catalogue settings (e.g. BREAKER_THRESHOLD) on top of appSettings.')
 param appSettingOverrides object
+@description('Log Analytics workspace that receives this resource\'s diagnostic settings.')
+param logAnalyticsWorkspaceId string
 
 resource plan 'Microsoft.Web/serverfarms@2024-11-01' = {
   name: planName
@@ -121,6 +123,18 @@ module settings 'app-settings.bicep' = {
     appSettings: appSettings
     appSettingOverrides: toObject(filter(items(appSettingOverrides), s => !isTriggerSwitch(s.key)), s => s.key, s => s.value)
     liveTriggerSwitches: toObject(filter(items(liveAppSettings.list().properties), s => isTriggerSwitch(s.key)), s => s.key, s => s.value)
+  }
+}
+
+// The platform's own log stream of the app (FunctionAppLogs: the same lines, at host.json's log levels,
+// as Application Insights gets, also when Application Insights cannot be reached) and its metrics.
+resource siteDiagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'to-workspace'
+  scope: site
+  properties: {
+    workspaceId: logAnalyticsWorkspaceId
+    logs: [{ category: 'FunctionAppLogs', enabled: true }]
+    metrics: [{ category: 'AllMetrics', enabled: true }]
   }
 }
 

@@ -7,6 +7,8 @@ param tags object
 param name string
 @description('Principal id of the app identity, granted Key Vault Secrets User.')
 param identityPrincipalId string
+@description('Log Analytics workspace that receives this resource\'s diagnostic settings.')
+param logAnalyticsWorkspaceId string
 @secure()
 param approvalSigningKey string
 @secure()
@@ -54,6 +56,17 @@ resource appReadsSecrets 'Microsoft.Authorization/roleAssignments@2022-04-01' = 
     roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', secretsUser)
     principalId: identityPrincipalId
     principalType: 'ServicePrincipal'
+  }
+}
+
+// Audit events: who read or changed which secret (the app resolves its references at each restart).
+resource vaultDiagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'to-workspace'
+  scope: vault
+  properties: {
+    workspaceId: logAnalyticsWorkspaceId
+    logs: [{ categoryGroup: 'audit', enabled: true }]
+    metrics: [{ category: 'AllMetrics', enabled: true }]
   }
 }
 

@@ -16,6 +16,8 @@ param identityPrincipalId string
 @description('Object id of the deploying user or principal (data roles for inspecting dead letters); empty to skip.')
 param principalId string
 param principalType string
+@description('Log Analytics workspace that receives this resource\'s diagnostic settings.')
+param logAnalyticsWorkspaceId string
 
 resource storage 'Microsoft.Storage/storageAccounts@2025-01-01' = {
   name: name
@@ -104,6 +106,45 @@ resource operatorDataRoles 'Microsoft.Authorization/roleAssignments@2022-04-01' 
     }
   }
 ]
+
+// Metrics only: resource logs would be one row per request, and the sink alone makes 2 requests per event
+// (about 290 million rows a day at the sizing scenario, docs/capacity.md). Add a setting with
+// categoryGroup 'allLogs' on one service for a while when a request-level investigation needs it.
+resource storageDiagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'to-workspace'
+  scope: storage
+  properties: {
+    workspaceId: logAnalyticsWorkspaceId
+    metrics: [{ category: 'Transaction', enabled: true }]
+  }
+}
+
+resource blobDiagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'to-workspace'
+  scope: storage::blobs
+  properties: {
+    workspaceId: logAnalyticsWorkspaceId
+    metrics: [{ category: 'Transaction', enabled: true }]
+  }
+}
+
+resource queueDiagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'to-workspace'
+  scope: storage::queues
+  properties: {
+    workspaceId: logAnalyticsWorkspaceId
+    metrics: [{ category: 'Transaction', enabled: true }]
+  }
+}
+
+resource tableDiagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'to-workspace'
+  scope: storage::tables
+  properties: {
+    workspaceId: logAnalyticsWorkspaceId
+    metrics: [{ category: 'Transaction', enabled: true }]
+  }
+}
 
 output name string = storage.name
 output blobEndpoint string = storage.properties.primaryEndpoints.blob
