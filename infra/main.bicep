@@ -132,6 +132,9 @@ param alertWebhookUrl string = ''
 @description('Published location of docs/alerts.md (e.g. your repository\'s web view of it): each alert links to its own section there.')
 param alertRunbookBaseUrl string = 'docs/alerts.md'
 
+@description('Private networking: the app joins a virtual network and reaches storage, Event Hubs, Key Vault and Redis through private endpoints; their public network access is off (for subscriptions whose policy denies it). The producer script and dead-letter commands then work only from inside the network.')
+param vnetEnabled bool = false
+
 @description('Further Breakwater settings by catalogue name (src/config/settings.ts), e.g. { "BREAKER_THRESHOLD": "100" }. Unset settings take the catalogue defaults.')
 param appSettingOverrides object = {}
 
@@ -189,6 +192,30 @@ module alerts 'core/alerts.bicep' = {
   }
 }
 
+// Private DNS zones of the private endpoints (the public cloud's and the others' suffixes alike).
+var storageSuffix = environment().suffixes.storage
+var privateDnsZones = {
+  blob: 'privatelink.blob.${storageSuffix}'
+  queue: 'privatelink.queue.${storageSuffix}'
+  table: 'privatelink.table.${storageSuffix}'
+  namespace: 'privatelink.servicebus.windows.net'
+  vault: 'privatelink${replace(environment().suffixes.keyvaultDns, '.vault.', '.vaultcore.')}'
+  redisEnterprise: 'privatelink.redis.azure.net'
+}
+
+module network 'core/network.bicep' = if (vnetEnabled) {
+  name: 'network'
+  scope: rg
+  params: {
+    location: location
+    tags: tags
+    name: '${abbrs.networkVirtualNetworks}${resourceToken}'
+    privateDnsZoneNames: breakerStore == 'redis'
+      ? map(items(privateDnsZones), z => z.value)
+      : map(filter(items(privateDnsZones), z => z.key != 'redisEnterprise'), z => z.value)
+  }
+}
+
 module storage 'core/storage.bicep' = {
   name: 'storage'
   scope: rg
@@ -200,6 +227,7 @@ module storage 'core/storage.bicep' = {
     deadLetterContainerName: deadLetterContainerName
     deadLetterQueueName: deadLetterQueueName
     tableNames: [sinkTableName, breakerTableName]
+    publicNetworkAccessDisabled: vnetEnabled
     logAnalyticsWorkspaceId: monitoring.outputs.logAnalyticsWorkspaceId
     identityPrincipalId: identity.outputs.principalId
     principalId: principalId
@@ -220,6 +248,7 @@ module eventHubs 'core/event-hubs.bicep' = {
     throughputUnits: eventHubThroughputUnits
     maximumThroughputUnits: eventHubMaxThroughputUnits
     consumerGroupName: consumerGroupName
+    publicNetworkAccessDisabled: vnetEnabled
     logAnalyticsWorkspaceId: monitoring.outputs.logAnalyticsWorkspaceId
     identityPrincipalId: identity.outputs.principalId
     principalId: principalId
@@ -237,6 +266,7 @@ module keyVault 'core/key-vault.bicep' = {
     identityPrincipalId: identity.outputs.principalId
     approvalSigningKey: approvalSigningKey
     approvalSigningKeyPrevious: approvalSigningKeyPrevious
+    publicNetworkAccessDisabled: vnetEnabled
 
     logAnalyticsWorkspaceId: monitoring.outputs.logAnalyticsWorkspaceId
   }
@@ -250,6 +280,7 @@ module redis 'core/redis.bicep' = if (breakerStore == 'redis') {
     tags: tags
     name: '${abbrs.cacheRedisEnterprise}${resourceToken}'
     identityPrincipalId: identity.outputs.principalId
+    publicNetworkAccessDisabled: vnetEnabled
   }
 }
 
@@ -304,6 +335,7 @@ module functionApp 'app/function-app.bicep' = {
     maximumInstanceCount: maximumInstanceCount
     instanceMemoryMB: instanceMemoryMB
     appSettingOverrides: appSettingOverrides
+    virtualNetworkSubnetId: vnetEnabled ? network!.outputs.appSubnetId : ''
     logAnalyticsWorkspaceId: monitoring.outputs.logAnalyticsWorkspaceId
     // Names are those of src/config/settings.ts and of the Functions host; test/deploy checks them.
     // Never add AzureWebJobs.<FunctionName>.Disabled: only the breaker sets it, and a redeploy that wrote
@@ -357,6 +389,30 @@ module functionApp 'app/function-app.bicep' = {
     }
   }
 }
+
+// The private endpoints of vnetEnabled: one per sub-resource the app reaches (Redis only when it is the store).
+var privateEndpointGroups = concat(
+  ['blob', 'queue', 'table', 'namespace', 'vault'],
+  breakerStore == 'redis' ? ['redisEnterprise'] : []
+)
+
+module privateEndpoints 'core/private-endpoint.bicep' = [
+  for groupId in privateEndpointGroups: if (vnetEnabled) {
+    name: 'private-endpoint-${groupId}'
+    scope: rg
+    params: {
+      location: location
+      tags: tags
+      name: '${abbrs.networkPrivateEndpoints}${groupId}-${resourceToken}'
+      subnetId: network!.outputs.privateEndpointSubnetId
+      targetId: groupId == 'namespace'
+        ? eventHubs.outputs.namespaceId
+        : groupId == 'vault' ? keyVault.outputs.id : groupId == 'redisEnterprise' ? redis!.outputs.id : storage.outputs.id
+      groupId: groupId
+      dnsZoneId: network!.outputs.zoneIds[privateDnsZones[groupId]]
+    }
+  }
+]
 
 module appAuth 'app/app-auth.bicep' = if (enableAppServiceAuth) {
   name: 'app-auth'

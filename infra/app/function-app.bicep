@@ -24,6 +24,8 @@ param instanceMemoryMB int
 param appSettings object
 @description('Extra catalogue settings (e.g. BREAKER_THRESHOLD) on top of appSettings.')
 param appSettingOverrides object
+@description('Subnet the app integrates with (vnetEnabled), delegated to Microsoft.App/environments; empty = none.')
+param virtualNetworkSubnetId string
 @description('Log Analytics workspace that receives this resource\'s diagnostic settings.')
 param logAnalyticsWorkspaceId string
 
@@ -56,6 +58,7 @@ resource site 'Microsoft.Web/sites@2024-11-01' = {
     serverFarmId: plan.id
     httpsOnly: true
     keyVaultReferenceIdentity: identityId
+    virtualNetworkSubnetId: empty(virtualNetworkSubnetId) ? null : virtualNetworkSubnetId
     siteConfig: {
       minTlsVersion: '1.2'
       ftpsState: 'Disabled'

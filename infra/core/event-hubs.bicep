@@ -26,6 +26,8 @@ param identityPrincipalId string
 @description('Object id of the deploying user or principal, granted Data Sender for the producer script; empty to skip.')
 param principalId string
 param principalType string
+@description('Private networking: public network access off, reached through private endpoints in the app\'s virtual network.')
+param publicNetworkAccessDisabled bool
 @description('Log Analytics workspace that receives this resource\'s diagnostic settings.')
 param logAnalyticsWorkspaceId string
 
@@ -41,6 +43,7 @@ resource namespace 'Microsoft.EventHub/namespaces@2024-01-01' = {
   properties: {
     disableLocalAuth: true
     minimumTlsVersion: '1.2'
+    publicNetworkAccess: publicNetworkAccessDisabled ? 'Disabled' : 'Enabled'
     isAutoInflateEnabled: maximumThroughputUnits > 0
     maximumThroughputUnits: maximumThroughputUnits > 0 ? max(maximumThroughputUnits, throughputUnits) : 0
   }

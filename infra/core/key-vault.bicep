@@ -9,6 +9,8 @@ param name string
 param identityPrincipalId string
 @description('Log Analytics workspace that receives this resource\'s diagnostic settings.')
 param logAnalyticsWorkspaceId string
+@description('Private networking: public network access off, reached through private endpoints in the app\'s virtual network.')
+param publicNetworkAccessDisabled bool
 @secure()
 param approvalSigningKey string
 @secure()
@@ -26,6 +28,7 @@ resource vault 'Microsoft.KeyVault/vaults@2024-11-01' = {
       name: 'standard'
     }
     enableRbacAuthorization: true
+    publicNetworkAccess: publicNetworkAccessDisabled ? 'Disabled' : 'Enabled'
     enableSoftDelete: true
     softDeleteRetentionInDays: 7
   }
@@ -70,6 +73,7 @@ resource vaultDiagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-prev
   }
 }
 
+output id string = vault.id
 output name string = vault.name
 // Versionless URIs: a rotated secret reaches the app without a redeploy.
 output approvalSigningKeyUri string = signingKey.properties.secretUri

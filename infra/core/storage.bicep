@@ -16,6 +16,8 @@ param identityPrincipalId string
 @description('Object id of the deploying user or principal (data roles for inspecting dead letters); empty to skip.')
 param principalId string
 param principalType string
+@description('Private networking: public network access off, reached through private endpoints in the app\'s virtual network.')
+param publicNetworkAccessDisabled bool
 @description('Log Analytics workspace that receives this resource\'s diagnostic settings.')
 param logAnalyticsWorkspaceId string
 
@@ -31,8 +33,9 @@ resource storage 'Microsoft.Storage/storageAccounts@2025-01-01' = {
     allowSharedKeyAccess: false
     minimumTlsVersion: 'TLS1_2'
     supportsHttpsTrafficOnly: true
+    publicNetworkAccess: publicNetworkAccessDisabled ? 'Disabled' : 'Enabled'
     networkAcls: {
-      defaultAction: 'Allow'
+      defaultAction: publicNetworkAccessDisabled ? 'Deny' : 'Allow'
       bypass: 'AzureServices'
     }
   }
@@ -146,6 +149,7 @@ resource tableDiagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-prev
   }
 }
 
+output id string = storage.id
 output name string = storage.name
 output blobEndpoint string = storage.properties.primaryEndpoints.blob
 output queueEndpoint string = storage.properties.primaryEndpoints.queue
