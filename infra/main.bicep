@@ -132,6 +132,9 @@ param alertWebhookUrl string = ''
 @description('Published location of docs/alerts.md (e.g. your repository\'s web view of it): each alert links to its own section there.')
 param alertRunbookBaseUrl string = 'docs/alerts.md'
 
+@description('Key Vault purge protection (on for production). Once on it cannot be turned off, and `azd down --purge` cannot purge the vault: its name stays taken for 7 days. Set false for throwaway environments.')
+param keyVaultPurgeProtection bool = true
+
 @description('Private networking: the app joins a virtual network and reaches storage, Event Hubs, Key Vault and Redis through private endpoints; their public network access is off (for subscriptions whose policy denies it). The producer script and dead-letter commands then work only from inside the network.')
 param vnetEnabled bool = false
 
@@ -267,6 +270,7 @@ module keyVault 'core/key-vault.bicep' = {
     approvalSigningKey: approvalSigningKey
     approvalSigningKeyPrevious: approvalSigningKeyPrevious
     publicNetworkAccessDisabled: vnetEnabled
+    purgeProtection: keyVaultPurgeProtection
 
     logAnalyticsWorkspaceId: monitoring.outputs.logAnalyticsWorkspaceId
   }

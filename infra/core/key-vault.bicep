@@ -11,6 +11,8 @@ param identityPrincipalId string
 param logAnalyticsWorkspaceId string
 @description('Private networking: public network access off, reached through private endpoints in the app\'s virtual network.')
 param publicNetworkAccessDisabled bool
+@description('Purge protection: a deleted vault and its secrets cannot be purged before the retention ends (on for production; it can never be turned off again).')
+param purgeProtection bool
 @secure()
 param approvalSigningKey string
 @secure()
@@ -30,6 +32,8 @@ resource vault 'Microsoft.KeyVault/vaults@2024-11-01' = {
     enableRbacAuthorization: true
     publicNetworkAccess: publicNetworkAccessDisabled ? 'Disabled' : 'Enabled'
     enableSoftDelete: true
+    // The API accepts only true or absent: false is refused.
+    enablePurgeProtection: purgeProtection ? true : null
     softDeleteRetentionInDays: 7
   }
 }

@@ -33,6 +33,12 @@ resource cluster 'Microsoft.Cache/redisEnterprise@2025-07-01' = {
       evictionPolicy: 'NoEviction'
       port: 10000
       accessKeysAuthentication: 'Disabled'
+      // An open trip lives here: without persistence a restart or patch of the cache forgets it (the
+      // runbook's warning). Append-only file, written every second.
+      persistence: {
+        aofEnabled: true
+        aofFrequency: '1s'
+      }
     }
 
     // "default" is the one built-in policy: full data access, like an access key had.

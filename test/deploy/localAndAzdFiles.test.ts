@@ -155,6 +155,11 @@ describe('docker-compose.yml and the Event Hubs emulator config', () => {
     );
   });
 
+  it('pins every image to a version tag (never latest): a local run is the same next month', () => {
+    for (const [name, { image }] of Object.entries(compose.services))
+      expect(image, name).toMatch(/^[^:]+:(?!latest$)v?\d+\.\d+\.\d+(-[a-z0-9]+)?$/);
+  });
+
   it('mounts the emulator config and points the emulator at Azurite', () => {
     const eventhubs = service('eventhubs');
     expect(eventhubs.volumes).toContainEqual(
