@@ -132,6 +132,9 @@ param alertWebhookUrl string = ''
 @description('Published location of docs/alerts.md (e.g. your repository\'s web view of it): each alert links to its own section there.')
 param alertRunbookBaseUrl string = 'docs/alerts.md'
 
+@description('Grant the deploying principal (principalId) Key Vault Secrets User on the vault, which `npm run verify` needs to sign approvals (GRANT_VERIFY_ROLE). Sandbox environments only.')
+param grantVerifyRunnerRole bool = false
+
 @description('Key Vault purge protection (on for production). Once on it cannot be turned off, and `azd down --purge` cannot purge the vault: its name stays taken for 7 days. Set false for throwaway environments.')
 param keyVaultPurgeProtection bool = true
 
@@ -271,6 +274,8 @@ module keyVault 'core/key-vault.bicep' = {
     approvalSigningKeyPrevious: approvalSigningKeyPrevious
     publicNetworkAccessDisabled: vnetEnabled
     purgeProtection: keyVaultPurgeProtection
+    verifyRunnerPrincipalId: grantVerifyRunnerRole ? principalId : ''
+    verifyRunnerPrincipalType: principalType
 
     logAnalyticsWorkspaceId: monitoring.outputs.logAnalyticsWorkspaceId
   }

@@ -13,6 +13,9 @@ param logAnalyticsWorkspaceId string
 param publicNetworkAccessDisabled bool
 @description('Purge protection: a deleted vault and its secrets cannot be purged before the retention ends (on for production; it can never be turned off again).')
 param purgeProtection bool
+@description('Object id of whoever runs `npm run verify`, granted Key Vault Secrets User to read the signing key; empty = none.')
+param verifyRunnerPrincipalId string
+param verifyRunnerPrincipalType string
 @secure()
 param approvalSigningKey string
 @secure()
@@ -74,6 +77,16 @@ resource vaultDiagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-prev
     workspaceId: logAnalyticsWorkspaceId
     logs: [{ categoryGroup: 'audit', enabled: true }]
     metrics: [{ category: 'AllMetrics', enabled: true }]
+  }
+}
+
+resource verifyRunnerReadsSecrets 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (!empty(verifyRunnerPrincipalId)) {
+  name: guid(vault.id, verifyRunnerPrincipalId, secretsUser)
+  scope: vault
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', secretsUser)
+    principalId: verifyRunnerPrincipalId
+    principalType: verifyRunnerPrincipalType
   }
 }
 

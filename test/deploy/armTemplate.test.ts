@@ -124,6 +124,22 @@ describe('compiled infra/main.bicep', () => {
     });
   });
 
+  it('grants the verify runner Key Vault Secrets User only when asked (GRANT_VERIFY_ROLE)', () => {
+    const parameters = isObject(template.parameters) ? template.parameters : {};
+    expect(parameters.grantVerifyRunnerRole).toEqual(
+      expect.objectContaining({ type: 'bool', defaultValue: false }),
+    );
+    expect(text(moduleNamed(template, 'key-vault').properties)).toContain(
+      `"verifyRunnerPrincipalId":"[if(parameters('grantVerifyRunnerRole'), createObject('value', parameters('principalId')), createObject('value', ''))]"`,
+    );
+    const grant = allResources(template).find(
+      ({ resource }) =>
+        resource.type === 'Microsoft.Authorization/roleAssignments' &&
+        text(resource.condition).includes("parameters('verifyRunnerPrincipalId')"),
+    );
+    expect(grant && roleDefinitionOf(grant)).toBe('4633458b-17de-408a-b874-0445c86b69e6');
+  });
+
   it('turns Key Vault purge protection on by default (a parameter; the API takes only true or absent)', () => {
     const parameters = isObject(template.parameters) ? template.parameters : {};
     expect(parameters.keyVaultPurgeProtection).toEqual(
