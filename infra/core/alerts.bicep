@@ -1,6 +1,6 @@
 // Azure Monitor alerts for the breaker, sent to the approvers' action group and to the team's own action
 // groups (actionGroupIds: pager, SMS, ITSM), each carrying a link to its runbook section. Every log rule reads
-// the app's own telemetry lines (src/telemetry/telemetryNames.ts: `<name> <JSON>` traces in Application
+// the app's own telemetry lines (src/kernel/telemetryNames.ts: `<name> <JSON>` traces in Application
 // Insights); test/deploy/alertRules.test.ts checks that each name and field queried here is one the app
 // emits. Stateful rules (autoMitigate): one notification when a condition starts, one when it resolves.
 
