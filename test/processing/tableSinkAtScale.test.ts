@@ -1,6 +1,7 @@
-import { TableClient } from '@azure/data-tables';
+import { odata, TableClient } from '@azure/data-tables';
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import type { ActivitySink } from '../../src/processing/activitySink';
 import {
   makeHomeActivityTableSink,
   type SensorActivityRow,
@@ -47,5 +48,37 @@ describe('the Table sink with many sensors of one home in one batch', () => {
     expect(await drain()).toEqual([]);
     expect(result).toMatchObject({ processed: 16, deadLettered: 0 });
     expect((await rowsOf('home-16')).length).toBe(16);
+  });
+});
+
+describe('a request the app built wrongly, refused by the storage service', () => {
+  /** A sink whose every write sends a query over the service's 15 comparisons: the app's own bug. */
+  const wronglyBuilt = (): ActivitySink => ({
+    async write(r) {
+      const rows = Array.from({ length: 15 }, (_, i) => odata`RowKey eq ${`${r.sensorId}-${i}`}`).join(
+        ' or ',
+      );
+      await table
+        .listEntities({ queryOptions: { filter: `${odata`PartitionKey eq ${r.homeId}`} and (${rows})` } })
+        .next();
+      return 'applied';
+    },
+    probe: () => Promise.resolve(),
+    orderingKey: (r) => r.sensorId,
+  });
+
+  it('holds the batch, dead-letters nothing and logs the cause with a stable code', async () => {
+    await drain();
+    const errors: string[] = [];
+    const logger = { log: () => undefined, warn: () => undefined, error: (m: string) => void errors.push(m) };
+    const run = processor(wronglyBuilt(), recordingGate().gate, { mode: 'key', concurrency: 16 })(
+      homeBatch('home-bug', 3, 100),
+      { ...context(), logger },
+    );
+    await expect(run).rejects.toMatchObject({ code: 'BATCH_HELD' });
+    expect(await drain()).toEqual([]);
+    expect(errors.filter((m) => m.includes('STORAGE_REQUEST_INVALID'))).toEqual([
+      expect.stringMatching(/InvalidInput.*3 event\(s\)/),
+    ]);
   });
 });
