@@ -6,6 +6,7 @@ import {
   makeHomeActivityTableSink,
   type SensorActivityRow,
 } from '../../src/processing/homeActivityTableSink';
+import { decodeTableKey, encodeTableKey } from '../../src/sinks/tableKeys';
 import { testAppEnv } from '../support/appEnv';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 import { context, drain, processor, recordingGate, setUpDeadLetterStorage } from './orderingFixture';
@@ -31,7 +32,7 @@ const homeBatch = (homeId: string, sensors: number, first = 0) =>
 async function rowsOf(homeId: string) {
   const rows: SensorActivityRow[] = [];
   const query = table.listEntities<SensorActivityRow>({
-    queryOptions: { filter: `PartitionKey eq '${homeId}'` },
+    queryOptions: { filter: odata`PartitionKey eq ${homeId}` },
   });
   for await (const row of query) rows.push(row);
   return rows;
@@ -80,5 +81,16 @@ describe('a request the app built wrongly, refused by the storage service', () =
     expect(errors.filter((m) => m.includes('STORAGE_REQUEST_INVALID'))).toEqual([
       expect.stringMatching(/InvalidInput.*3 event\(s\)/),
     ]);
+  });
+});
+
+describe('keys built from event content', () => {
+  it('writes ids with characters the key rules forbid, under keys that decode back to them', async () => {
+    const sink = makeHomeActivityTableSink(table);
+    const r = reading({ homeId: 'flat 3/2#b', sensorId: 'door?\u0001', state: 'open' });
+    expect(await sink.write(r, receivedEvent(jsonBody(r), 1), new AbortController().signal)).toBe('applied');
+    const [row] = await rowsOf(encodeTableKey('flat 3/2#b'));
+    expect(row).toMatchObject({ rowKey: encodeTableKey('door?\u0001'), state: 'open' });
+    expect(decodeTableKey(row!.rowKey)).toBe('door?\u0001');
   });
 });
