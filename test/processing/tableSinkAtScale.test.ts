@@ -6,6 +6,7 @@ import {
   makeHomeActivityTableSink,
   type SensorActivityRow,
 } from '../../src/processing/homeActivityTableSink';
+import { makePartitionTransactions, type VersionedRow } from '../../src/processing/partitionTransactions';
 import { decodeTableKey, encodeTableKey } from '../../src/sinks/tableKeys';
 import { testAppEnv } from '../support/appEnv';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
@@ -16,11 +17,12 @@ import { context, drain, processor, recordingGate, setUpDeadLetterStorage } from
 
 setUpDeadLetterStorage();
 let table: TableClient;
-beforeAll(() => {
+beforeAll(async () => {
   const env = testAppEnv('scale');
   table = TableClient.fromConnectionString(env.AzureWebJobsStorage!, env.SINK_TABLE_NAME!, {
     allowInsecureConnection: true,
   });
+  await table.createTable();
 });
 
 /** One reading per sensor of one home, in sequence order. */
@@ -92,5 +94,45 @@ describe('keys built from event content', () => {
     const [row] = await rowsOf(encodeTableKey('flat 3/2#b'));
     expect(row).toMatchObject({ rowKey: encodeTableKey('door?\u0001'), state: 'open' });
     expect(decodeTableKey(row!.rowKey)).toBe('door?\u0001');
+  });
+});
+
+describe('rows of one partition written at once, past one transaction', () => {
+  it('reads the current rows of every chunk: 40 older readings of existing rows are all stale', async () => {
+    const sink = makeHomeActivityTableSink(table);
+    const run = (first: number) =>
+      processor(sink, recordingGate().gate, { mode: 'key', concurrency: 40 })(
+        homeBatch('home-40', 40, first),
+        context(),
+      );
+    expect(await run(1_000)).toMatchObject({ processed: 40, deadLettered: 0 });
+    const rerun = await run(500); // same sensors, same time, lower sequence numbers: older
+    expect(rerun.outcomes.every((o) => o.status === 'processed' && !o.applied)).toBe(true);
+    expect((await rowsOf('home-40')).every((r) => r.eventSequenceNumber >= 1_000)).toBe(true);
+  });
+
+  it('splits a group over 4 MiB into transactions the service takes', async () => {
+    const refused: number[] = [];
+    table.pipeline.addPolicy({
+      name: 'recordRefusals',
+      sendRequest: async (request, next) => {
+        const response = await next(request);
+        if (response.status === 413 || response.status === 400) refused.push(response.status);
+        return response;
+      },
+    });
+    type BigRow = VersionedRow & Readonly<Record<string, string>>;
+    const write = makePartitionTransactions<BigRow>(table, () => Promise.reject(new Error('not alone')));
+    // 10 rows of 14 strings of 32,000 characters: each under 1 MiB, together about 4.5 MB.
+    const fields = Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`f${i}`, 'x'.repeat(32_000)]));
+    const rows: BigRow[] = Array.from({ length: 10 }, (_, i) => ({
+      ...fields,
+      partitionKey: 'big',
+      rowKey: `r${i}`,
+      version: '1',
+    }));
+    const signal = new AbortController().signal;
+    expect(await Promise.all(rows.map((r) => write(r, signal)))).toEqual(rows.map(() => 'applied'));
+    expect(refused).toEqual([]);
   });
 });
