@@ -1,4 +1,4 @@
-import { PoisonEventError } from '../processing/errors';
+import { PoisonEventError } from '../hub/errors';
 
 /**
  * Table keys built from event content, safe for the service's key rules (no `/ \ # ?`, no control

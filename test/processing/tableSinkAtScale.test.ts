@@ -1,12 +1,9 @@
 import { odata, TableClient } from '@azure/data-tables';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import type { ActivitySink } from '../../src/processing/activitySink';
-import {
-  makeHomeActivityTableSink,
-  type SensorActivityRow,
-} from '../../src/processing/homeActivityTableSink';
-import { makePartitionTransactions, type VersionedRow } from '../../src/processing/partitionTransactions';
+import type { ActivitySink } from '../../src/sinks/activitySink';
+import { makeHomeActivityTableSink, type SensorActivityRow } from '../../src/sinks/homeActivityTableSink';
+import { makePartitionTransactions, type VersionedRow } from '../../src/sinks/partitionTransactions';
 import { decodeTableKey, encodeTableKey } from '../../src/sinks/tableKeys';
 import { testAppEnv } from '../support/appEnv';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';

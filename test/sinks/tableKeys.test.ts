@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { PoisonEventError } from '../../src/processing/errors';
+import { PoisonEventError } from '../../src/hub/errors';
 import { decodeTableKey, encodeTableKey } from '../../src/sinks/tableKeys';
 
 // eslint-disable-next-line no-control-regex
