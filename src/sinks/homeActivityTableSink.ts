@@ -28,7 +28,7 @@ const MAX_CONFLICT_ROUNDS = 5;
  * through `encodeTableKey`, which leaves the ids the reading schema allows as they are).
  * Idempotent: a row is only replaced by a reading with a strictly greater version, through ETag
  * compare-and-set, so a repeated or older event never overwrites a newer one, even when two
- * instances race. Rows of one home written at once share one read and one transaction.
+ * instances race. Rows of one home written at once share reads and transactions (within the service's limits).
  */
 export function makeHomeActivityTableSink(table: TableClient): ActivitySink {
   let tableReady: Promise<void> | undefined;

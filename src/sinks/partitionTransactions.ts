@@ -38,9 +38,9 @@ const MAX_FILTER_COMPARISONS = 15;
 const ROWS_PER_READ = MAX_FILTER_COMPARISONS - 1;
 
 /**
- * Writes that share a Table partition and are asked for in the same turn of the event loop go as one
- * partition read and one transaction of conditional operations (ETag replace, or create). The
- * transaction is atomic: if another writer changed one of its rows in between (412/409), or it refuses
+ * Writes that share a Table partition and are asked for in the same turn of the event loop go as
+ * partition reads and transactions of conditional operations (ETag replace, or create), each within the
+ * service's limits above. A transaction is atomic: if another writer changed one of its rows in between (412/409), or it refuses
  * one row, nothing of it is applied and every row takes `writeRow` on its own, so the contract stays
  * that of one row at a time. An outage-like failure fails every write of the group alike.
  */
