@@ -3,8 +3,8 @@
  * activities, the watchdog, the host's restarts, the operator, the hub's retention and the retention guard.
  * model/README.md explains each abstraction and how the properties map to the guarantees (G1, G3, G5, G7).
  *
- * Each step names the product code that does it: `@code name` is a function (or method) in src/, checked
- * by test/model/modelLists.test.ts; `@planned name` is a step of a design still being built (the retention
+ * Each step names the product code that does it: `@code <name>` is a function (or method) in src/, checked
+ * by test/model/modelLists.test.ts; `@planned <name>` is a step of a design still being built (the retention
  * guard, maintenance mode), modelled from its issue text, and checked to be absent until it lands.
  *
  * Compile-time switches (0 = today's code):
@@ -374,7 +374,7 @@ again:
        :: else -> skip
        fi
      };
-     /* @code tryBatchEvents: each event written to the idempotent sink; the last event is poison */
+     /* @code makeTryBatchEvents: each event written to the idempotent sink; the last event is poison */
      atomic {
        if :: inv_killed[me] -> busy[me] = false; goto next :: else -> skip fi;
        fail = false;

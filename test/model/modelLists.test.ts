@@ -33,7 +33,9 @@ function mtype(name: string): string[] {
 
 /** Names after a tag (`@code name`, `@planned name`) in the model's comments. */
 function tagged(tag: string): string[] {
-  return [...new Set([...model.matchAll(new RegExp(`@${tag}\\s+([A-Za-z_$][\\w$]*)`, 'g'))].map((m) => m[1]!))];
+  return [
+    ...new Set([...model.matchAll(new RegExp(`@${tag}\\s+([A-Za-z_$][\\w$]*)`, 'g'))].map((m) => m[1]!)),
+  ];
 }
 
 /** A function, method or constant of that name is declared somewhere in src/. */
