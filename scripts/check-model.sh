@@ -78,8 +78,8 @@ run() {
 # Each group enables a few faults (each at most once) so every group is checked exhaustively in minutes;
 # together they cover every fault of the model (model/README.md, "Runs").
 NR="-DRETENTION=0"
-#run restarts-store safety holds $NR -DF_OUTAGE=1 -DF_STORE=1 -DF_EDIT=1 -DMAXTRIP=1
-#run restarts-store live holds $NR -DF_OUTAGE=1 -DF_STORE=1 -DF_EDIT=1 -DMAXTRIP=1
+run restarts-store safety holds $NR -DF_OUTAGE=1 -DF_STORE=1 -DF_EDIT=1 -DMAXTRIP=1
+run restarts-store live holds $NR -DF_OUTAGE=1 -DF_STORE=1 -DF_EDIT=1 -DMAXTRIP=1
 run operator safety holds $NR -DF_OUTAGE=1 -DF_FORCE=1 -DF_MANUAL=1 -DMAXTRIP=1
 run operator live holds $NR -DF_OUTAGE=1 -DF_FORCE=1 -DF_MANUAL=1 -DMAXTRIP=1
 run maintenance safety holds $NR -DF_OUTAGE=1 -DF_MAINT=1 -DF_MANUAL=1 -DMAXTRIP=1
