@@ -8,6 +8,7 @@ import { type SmtpSink, startSmtpSink } from '../azure/smtpSink';
 import { makeAppLoader } from '../host/appLoader';
 import { type AttachedHost, e2eEnv, e2eRuntimeOptions, type SinkWrite } from './worldParts';
 import type { SinkKind } from '../../src/config/sinkSettings';
+import { readSwitch } from '../../src/control/switchReading';
 import type { SinkCall, WriteRefusal } from './downstream';
 import { DurableBackend, type StartConflict } from '../durable/durableBackend';
 import { SimClock } from '../host/simClock';
@@ -158,9 +159,9 @@ export class BreakwaterWorld {
     );
   }
 
-  /** Whether the trigger is disabled according to the app settings (what the host reads). */
+  /** Whether the trigger is disabled according to the app settings, read in every form the host reads. */
   isDisabled(): boolean {
-    return this.arm.settings()[DISABLED_SETTING]?.toLowerCase() === 'true';
+    return readSwitch(this.arm.settings(), FUNCTION_NAME).disabled;
   }
 
   /** The durable client binding data, for invocations that take it as an extra input. */

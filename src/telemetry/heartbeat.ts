@@ -1,12 +1,12 @@
 import type { BreakerStore } from '../breaker/breakerStore';
-import type { TriggerSwitch } from '../control/triggerSwitch';
+import { isTriggerDisabled, type TriggerSwitch } from '../control/triggerSwitch';
 import type { Logger } from '../kernel/logger';
 import type { Clock } from '../kernel/clock';
 import { telemetryLine } from './telemetryNames';
 
 export interface HeartbeatDeps {
   readonly store: Pick<BreakerStore, 'getState'>;
-  readonly triggerSwitch: Pick<TriggerSwitch, 'isDisabled'>;
+  readonly triggerSwitch: Pick<TriggerSwitch, 'readSwitch'>;
   readonly deadLetterCount: () => Promise<number | undefined>;
   readonly clock: Clock;
   readonly functionName: string;
@@ -21,7 +21,7 @@ export interface HeartbeatDeps {
 export async function emitHeartbeat(deps: HeartbeatDeps, logger: Logger): Promise<void> {
   const [state, disabled, deadLetters] = await Promise.all([
     deps.store.getState().catch(() => undefined),
-    deps.triggerSwitch.isDisabled(deps.functionName).catch(() => undefined),
+    isTriggerDisabled(deps.triggerSwitch, deps.functionName).catch(() => undefined),
     deps.deadLetterCount().catch(() => undefined),
   ]);
   const now = deps.clock.now();
