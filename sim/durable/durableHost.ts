@@ -33,6 +33,13 @@ import {
 
 export type { DurableHostOptions, Runtime } from './durableHostOptions';
 
+/** A scheduled activity waiting for the worker; `notBefore`: a killed run's message is invisible until then. */
+interface QueuedActivity {
+  readonly id: number;
+  readonly activity: ScheduledActivity;
+  readonly notBefore?: number;
+}
+
 export class DurableHost {
   readonly history: HistoryEvent[] = [];
   readonly activityRuns: ActivityRun[] = [];
@@ -48,7 +55,7 @@ export class DurableHost {
   private seenLeaves = 0;
   private inbox: HistoryEvent[] = [];
   private readonly timers = new DurableTimers();
-  private toRun: { id: number; activity: ScheduledActivity }[] = [];
+  private toRun: QueuedActivity[] = [];
   private started = false;
   /** What earlier episodes scheduled, to check each replay against. */
   private scheduled: string[] = [];
@@ -200,8 +207,20 @@ export class DurableHost {
       const next = this.toRun.shift();
       if (next === undefined) break;
       const { id, activity } = next;
+      const { worker } = this.options;
+      if (worker && next.notBefore !== undefined && worker.now() < next.notBefore) {
+        this.toRun.unshift(next);
+        return 'aborted';
+      }
+      const span = worker?.begin();
+      if (span === 'down') {
+        // The old worker is dead and the new one not up: the message waits in its queue.
+        this.toRun.unshift(next);
+        return 'aborted';
+      }
       const generation = this.options.workerGeneration?.();
-      const killed = () => this.options.workerGeneration?.() !== generation;
+      const killed = () =>
+        this.options.workerGeneration?.() !== generation || (span !== undefined && worker?.killedDuring(span));
       await this.options.appReady?.();
       const outcome = await invokeActivity(activity);
       if (killed()) return this.abort(next);
@@ -216,9 +235,10 @@ export class DurableHost {
   }
 
   /** A killed activity: recorded as aborted, and queued to run again once the worker is back. */
-  private abort(run: { id: number; activity: ScheduledActivity }): 'aborted' {
+  private abort(run: QueuedActivity): 'aborted' {
     this.activityRuns.push(activityRun(run.activity, 'aborted'));
-    this.toRun.unshift(run);
+    const notBefore = this.options.worker?.redeliverAt();
+    this.toRun.unshift({ id: run.id, activity: run.activity, ...(notBefore === undefined ? {} : { notBefore }) });
     return 'aborted';
   }
 

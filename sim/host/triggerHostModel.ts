@@ -69,6 +69,10 @@ export class TriggerHostModel {
   private started = false;
   private lastDisabled = false;
   private seenSettings: string | undefined;
+  /** When the restart that a seen settings change causes kills the old instances. */
+  private restartDueAt: number | undefined;
+  /** Delays drawn so far between a settings change and the restart it causes. */
+  readonly restartDelays: number[] = [];
 
   constructor(private readonly options: TriggerHostModelOptions) {
     this.retry = readRetryPolicy(options.functionName);
@@ -83,9 +87,30 @@ export class TriggerHostModel {
     return this.listening;
   }
 
-  /** True while a settings change has not yet restarted the host (no app work should run then). */
+  /** True while a settings change has not yet restarted the host. */
   get restartPending(): boolean {
     return this.options.settingsVersion !== undefined && this.options.settingsVersion() !== this.seenSettings;
+  }
+
+  /**
+   * When the pending restart kills the old instances (virtual time), undefined with none pending. The
+   * first look after a settings change draws the delay: whatever runs until then runs on the old
+   * instances; what runs across it is killed.
+   */
+  restartLandsAt(): number | undefined {
+    if (!this.restartPending) return undefined;
+    if (this.restartDueAt === undefined) {
+      const delay = Math.max(0, this.options.restartDelayMs?.() ?? 0);
+      this.restartDelays.push(delay);
+      this.restartDueAt = this.options.clock.now() + delay;
+    }
+    return this.restartDueAt;
+  }
+
+  /** The old instances are dead and the new ones not started yet: no app work runs now. */
+  get workerDown(): boolean {
+    const landsAt = this.restartLandsAt();
+    return landsAt !== undefined && this.options.clock.now() >= landsAt;
   }
 
   checkpoint(partitionId: string): number {
@@ -142,9 +167,10 @@ export class TriggerHostModel {
       this.listening = !this.lastDisabled;
     }
     if (this.options.settingsVersion) {
-      const version = this.options.settingsVersion();
-      if (version !== this.seenSettings) {
-        this.seenSettings = version;
+      if (this.workerDown) {
+        // One restart for every change seen so far: the new instances read the settings as they are.
+        this.seenSettings = this.options.settingsVersion();
+        this.restartDueAt = undefined;
         await this.restartHost('app settings changed');
       }
     } else {
@@ -175,7 +201,6 @@ export class TriggerHostModel {
     const { instance, partitionId, events, retryCount } = run;
     const at = this.options.clock.now();
     const generation = instance.generation;
-    const settings = this.options.settingsVersion?.();
     const record = (outcome: InvocationOutcome, error?: string) =>
       this.invocations.push(invocationRecord(run, at, invocationId, outcome, error));
     const invocationId = `${instance.id}-${this.invocations.length}-${partitionId}-${at}`;
@@ -192,8 +217,8 @@ export class TriggerHostModel {
     } catch (error) {
       threw = error ?? new Error('undefined thrown');
     }
-    // A restart while it ran (settings changed, recreate strategy) kills it: no checkpoint, no retry.
-    if (instance.generation !== generation || this.options.settingsVersion?.() !== settings) {
+    // A restart that lands while it runs (recreate strategy) kills it: no checkpoint, no retry.
+    if (instance.generation !== generation || this.workerDown) {
       record('killed');
       return;
     }

@@ -39,6 +39,16 @@ export interface WorldOptions {
   readonly freshModules?: () => void;
   /** The downstream: the Table sink (default) or the HTTP sink against a local HTTP API. */
   readonly sink?: SinkKind;
+  /** How a restart after a settings write takes its time (default: at once, no redelivery delay). */
+  readonly restart?: RestartTiming;
+}
+
+/** The timing of a restart after a settings write, drawn per restart or per killed activity. */
+export interface RestartTiming {
+  /** How long the old instances keep running after the write. */
+  readonly delayMs?: () => number;
+  /** How long a killed activity's message stays invisible before it runs again. */
+  readonly redeliveryMs?: () => number;
 }
 
 /**
@@ -51,6 +61,7 @@ export interface WorldOptions {
  */
 export class BreakwaterWorld {
   private constructor(
+    readonly restartTiming: RestartTiming,
     readonly clock: SimClock,
     readonly downstream: WorldDownstream,
     readonly writes: SinkWrite[],
@@ -124,9 +135,12 @@ export class BreakwaterWorld {
     const appRef = { ready: () => Promise.resolve() };
     const durable = new DurableBackend(clock, {
       ...(options.startConflict ? { startConflict: options.startConflict } : {}),
-      // A settings change kills the worker at once (its restart is processed at the host's next round).
-      workerGeneration: () => `${settingsVersionOf(arm)}|${hostRef.host?.restarts.length ?? 0}`,
-      paused: () => hostRef.host?.restartPending === true,
+      // Crashes and worker restarts end the worker's runs; a settings write kills them when its
+      // restart lands (processed at the host's round), until then the old worker keeps running.
+      workerGeneration: () => hostRef.host?.restarts.length ?? 0,
+      restartLandsAt: () => hostRef.host?.restartLandsAt(),
+      ...(options.restart?.redeliveryMs ? { redeliveryMs: options.restart.redeliveryMs } : {}),
+      paused: () => hostRef.host?.workerDown === true,
       // A restart clears the registrations and loads the app again; work waits for that to finish.
       appReady: () => appRef.ready(),
     });
@@ -145,6 +159,7 @@ export class BreakwaterWorld {
     appRef.ready = () => loader.ready();
     const runtime = await loader.load();
     return new BreakwaterWorld(
+      options.restart ?? {},
       clock,
       downstream,
       writes,
