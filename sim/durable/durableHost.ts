@@ -220,7 +220,8 @@ export class DurableHost {
       }
       const generation = this.options.workerGeneration?.();
       const killed = () =>
-        this.options.workerGeneration?.() !== generation || (span !== undefined && worker?.killedDuring(span));
+        this.options.workerGeneration?.() !== generation ||
+        (span !== undefined && worker?.killedDuring(span));
       await this.options.appReady?.();
       const outcome = await invokeActivity(activity);
       if (killed()) return this.abort(next);
@@ -238,7 +239,11 @@ export class DurableHost {
   private abort(run: QueuedActivity): 'aborted' {
     this.activityRuns.push(activityRun(run.activity, 'aborted'));
     const notBefore = this.options.worker?.redeliverAt();
-    this.toRun.unshift({ id: run.id, activity: run.activity, ...(notBefore === undefined ? {} : { notBefore }) });
+    this.toRun.unshift({
+      id: run.id,
+      activity: run.activity,
+      ...(notBefore === undefined ? {} : { notBefore }),
+    });
     return 'aborted';
   }
 
