@@ -2,6 +2,7 @@ import { invokeRpc } from './fakeFunctionsCore';
 import type { HubEvent } from './eventHubModel';
 import {
   nextRetryDueAt,
+  seededRandom,
   readFunctionTimeoutMs,
   readMaxBatchSize,
   readRetryPolicy,
@@ -61,6 +62,7 @@ export class TriggerHostModel {
   readonly instances: HostInstances;
   private readonly checkpoints = new Map<string, number>();
   private readonly retry: RetryPolicy;
+  private readonly random: () => number;
   private readonly maxBatchSize: number;
   readonly functionTimeoutMs: number;
   private readonly crashNext = new Set<string>();
@@ -76,6 +78,7 @@ export class TriggerHostModel {
 
   constructor(private readonly options: TriggerHostModelOptions) {
     this.retry = readRetryPolicy(options.functionName);
+    this.random = seededRandom(options.seed ?? 1);
     this.maxBatchSize = options.maxBatchSize ?? readMaxBatchSize();
     this.functionTimeoutMs = readFunctionTimeoutMs();
     this.instances = new HostInstances(options.hub.partitionIds, options.instances ?? 1);
@@ -241,7 +244,7 @@ export class TriggerHostModel {
     }
     const message = threw instanceof Error ? `${threw.name}: ${threw.message}` : JSON.stringify(threw);
     record(run.fate === 'timeout' ? 'timed-out' : 'threw', message);
-    const dueAt = nextRetryDueAt(this.retry, retryCount, at);
+    const dueAt = nextRetryDueAt(this.retry, retryCount, at, this.random);
     if (dueAt !== undefined) {
       instance.pending.set(partitionId, { events, retryCount: retryCount + 1, dueAt });
       return;

@@ -30,6 +30,8 @@ export interface TriggerHostModelOptions {
   readonly inputData?: () => RpcInvocation['inputData'];
   /** Instances at the start (default 1); partitions are spread over them round robin. */
   readonly instances?: number;
+  /** Seeds the host's random choices (its retry delays); default 1. */
+  readonly seed?: number;
   /** Default 6.x, what the pinned bundle carries. */
   readonly extension?: EventHubsExtension;
   readonly wire?: WireOptions;

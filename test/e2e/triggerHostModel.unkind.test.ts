@@ -125,10 +125,11 @@ describe('a partition moving while its batch is retried', () => {
     world.failing.add('0');
     await host.tick(); // i0: [0,1,2] throws, retry pending
     expect(host.stealPartition('0')).toBe('i1');
-    clock.advance(1_000);
+    // Retry n is due min + r·2^(n−1)·min later, r in [0.8, 1.2): at most 2.2 s, then 3.4 s.
+    clock.advance(2_200);
     await host.tick(); // i0 retries (1), i1 starts from the checkpoint: overlapping invocations
     world.failing.clear();
-    clock.advance(2_000);
+    clock.advance(3_400);
     await host.tick(); // i0's retry succeeds (no checkpoint: ownership lost); i1's retry succeeds
     expect(runs()).toEqual([
       ['i0', '0', [0, 1, 2], 0],
@@ -154,7 +155,7 @@ describe('timeouts and crashes', () => {
     ]);
     expect([host.checkpoint('0'), host.checkpoint('1'), host.checkpoint('2')]).toEqual([0, 3, 0]);
     expect(restarts).toEqual(['worker restarted']);
-    clock.advance(1_000);
+    clock.advance(2_200); // the first retry: min + r·min, r in [0.8, 1.2)
     await host.tick();
     expect(seen.slice(3).map((s) => [s.partition, s.sequences, s.retry])).toEqual([
       ['0', [0, 1, 2], 1],
@@ -169,7 +170,7 @@ describe('timeouts and crashes', () => {
     await host.tick(); // i0: 0 ok, 2 pending; i1: 1 ok
     world.failing.clear();
     host.crashNextInvocation('0');
-    clock.advance(1_000);
+    clock.advance(2_200); // the first retry of partition 2 is due
     await host.tick();
     expect(host.invocations.slice(3).map((i) => [i.instanceId, i.partitionId, i.outcome])).toEqual([
       ['i0', '2', 'crashed'],
