@@ -25,3 +25,12 @@ export async function isTriggerDisabled(
 ): Promise<boolean | undefined> {
   return (await triggerSwitch.readSwitch(functionName))?.disabled;
 }
+
+export type ControlConfig =
+  | { readonly mode: 'local' }
+  | {
+      readonly mode: 'arm';
+      readonly subscriptionId: string;
+      readonly resourceGroup: string;
+      readonly siteName: string;
+    };
