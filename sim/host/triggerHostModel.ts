@@ -59,6 +59,12 @@ export class TriggerHostModel {
   /** Events of retry loops checkpointed past when the host shut down (extension 5.x only). */
   readonly checkpointedOnShutdown: HubEvent[] = [];
   readonly restarts: { readonly at: number; readonly reason: string }[] = [];
+  /** Checkpoints an old owner's late retry wrote behind the one already there. */
+  readonly backwardsCheckpoints: {
+    readonly partitionId: string;
+    readonly at: number;
+    readonly to: number;
+  }[] = [];
   readonly instances: HostInstances;
   private readonly checkpoints = new Map<string, number>();
   private readonly retry: RetryPolicy;
@@ -232,13 +238,18 @@ export class TriggerHostModel {
     if (run.fate === 'timeout') threw = new Error(`timed out after ${this.functionTimeoutMs} ms`);
     if (run.fate === 'worker-restart') threw = new Error('the worker process restarted');
     const owner = this.instances.ownerOf(partitionId) === instance.id;
-    // Since 6.2 the extension writes no checkpoint for a partition whose ownership was lost.
+    // Since 6.2 the extension writes no checkpoint for a partition whose ownership was being lost
+    // while an invocation ran; a retry loop, though, is not cancelled by the move, and when it finally
+    // succeeds it checkpoints, possibly behind the new owner's checkpoint (backwards).
+    const lateRetry = !owner && retryCount > 0;
     const mayCheckpoint = owner || this.options.extension === '5.x';
     if (threw === undefined) {
       instance.pending.delete(partitionId);
       record('returned');
-      if (!mayCheckpoint) return;
-      this.checkpoints.set(partitionId, lastOf(events) + 1);
+      if (!mayCheckpoint && !lateRetry) return;
+      const next = lastOf(events) + 1;
+      if (next < this.checkpoint(partitionId)) this.backwardsCheckpoints.push({ partitionId, at, to: next });
+      this.checkpoints.set(partitionId, next);
       await this.persistCheckpoint(partitionId, events);
       return;
     }

@@ -11,6 +11,8 @@ import { type EventHubsExtension, TriggerHostModel } from '../../sim/host/trigge
 const seen: { instance: string; partition: string; sequences: number[]; retry: number }[] = [];
 const world = {
   failing: new Set<string>(),
+  /** `instance/partition` pairs whose invocations throw (one owner failing, another not). */
+  failingOn: new Set<string>(),
   settings: 1,
   changeSettingsDuring: undefined as string | undefined,
 };
@@ -44,6 +46,8 @@ beforeAll(() => {
         world.settings++; // e.g. the breaker's ARM write, while this invocation runs
       }
       if (world.failing.has(partition)) throw new Error('downstream down');
+      if (world.failingOn.has(`${context.invocationId.split('-')[0] ?? '?'}/${partition}`))
+        throw new Error('this instance cannot reach the downstream');
     },
   });
 });
@@ -51,6 +55,7 @@ beforeAll(() => {
 function setup(options: { partitions?: number; instances?: number; extension?: EventHubsExtension } = {}) {
   seen.length = 0;
   world.failing.clear();
+  world.failingOn.clear();
   const restarts: string[] = [];
   const hub = new EventHubModel(options.partitions ?? 1);
   for (let i = 0; i < 6 * hub.partitionCount; i++)
@@ -140,6 +145,28 @@ describe('a partition moving while its batch is retried', () => {
     ]);
     expect(host.checkpoint('0')).toBe(3);
     expect(host.instances.all.map((i) => i.pending.size)).toEqual([0, 0]);
+  });
+});
+
+describe('a partition moving while its old owner retries (platform-facts: "Partition moves during a retry")', () => {
+  it("freezes the old owner's balancing (its other partitions move too) and its late retry checkpoints backwards", async () => {
+    const { host } = setup({ partitions: 2, instances: 1 });
+    world.failingOn.add('i0/0');
+    await host.tick(); // i0: partition 0 [0,1,2] throws (retry pending), partition 1 [0,1,2] ok
+    expect(host.stealPartition('0')).toBe('i1');
+    // i0 renews no lease while its retry loop waits: partition 1 lapses and i1 takes it as well.
+    expect([host.instances.ownerOf('0'), host.instances.ownerOf('1')]).toEqual(['i1', 'i1']);
+    await host.tick(); // i1: partition 0 [0,1,2] ok, partition 1 [3,4,5] ok
+    await host.tick(); // i1: partition 0 [3,4,5] ok
+    expect(host.checkpoint('0')).toBe(6);
+    world.failingOn.clear();
+    clock.advance(2_200);
+    await host.tick(); // i0's retry finally succeeds and writes its checkpoint: behind i1's
+    expect(host.backwardsCheckpoints).toEqual([{ partitionId: '0', at: clock.now(), to: 3 }]);
+    expect(host.checkpoint('0')).toBe(3);
+    await host.tick(); // i1 reads from the moved-back checkpoint: [3,4,5] again (duplicates, not loss)
+    expect(runs().slice(-1)).toEqual([['i1', '0', [3, 4, 5], 0]]);
+    expect(host.checkpoint('0')).toBe(6);
   });
 });
 
