@@ -34,6 +34,10 @@ export interface DurableBackendOptions {
    * run draws it.
    */
   readonly redeliveryMs?: () => number;
+  /** Timers fire this much after (negative: before) their FireAt; drawn per timer. */
+  readonly timerSkewMs?: () => number;
+  /** Whether a TimerFired goes before an EventRaised that reach one episode together. */
+  readonly timersFirst?: () => boolean;
 }
 
 /**
@@ -166,6 +170,8 @@ export class DurableBackend {
         ...(this.options.workerGeneration ? { workerGeneration: this.options.workerGeneration } : {}),
         ...(this.options.appReady ? { appReady: this.options.appReady } : {}),
         ...(this.options.restartLandsAt ? { worker: this.worker } : {}),
+        ...(this.options.timerSkewMs ? { timerSkewMs: this.options.timerSkewMs } : {}),
+        ...(this.options.timersFirst ? { timersFirst: this.options.timersFirst } : {}),
       });
       this.hosts.set(id, host);
       this.starts.push({ instanceId: id, at: this.clock.now() });

@@ -146,7 +146,12 @@ export class DurableHost {
         }),
       );
     }
-    events.push(...this.inbox);
+    const isTimer = (e: HistoryEvent) => e.EventType === HistoryEventType.TimerFired;
+    events.push(
+      ...(this.options.timersFirst?.() === true
+        ? [...this.inbox.filter(isTimer), ...this.inbox.filter((e) => !isTimer(e))]
+        : this.inbox),
+    );
     this.inbox = [];
     this.history.push(...events);
     for (const activity of this.timers.takeRescheduled()) this.schedule(activity);
@@ -168,7 +173,7 @@ export class DurableHost {
         const fireAt = Date.parse(leaf.fireAt ?? '');
         const id = this.nextId++;
         this.history.push(this.event(HistoryEventType.TimerCreated, { EventId: id, FireAt: leaf.fireAt }));
-        this.timers.add({ id, fireAt });
+        this.timers.add({ id, fireAt, dueAt: fireAt + (this.options.timerSkewMs?.() ?? 0) });
       } else if (
         leaf.actionType === ActionType.CallActivity ||
         leaf.actionType === ActionType.CallActivityWithRetry

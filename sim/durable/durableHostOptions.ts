@@ -14,6 +14,13 @@ export interface DurableHostOptions {
   readonly workerGeneration?: () => string | number;
   /** Resolves once the worker has its functions registered (after a restart loads the app again). */
   readonly appReady?: () => Promise<void>;
+  /** How much later (or, negative, earlier) than its FireAt each timer fires; default 0. */
+  readonly timerSkewMs?: () => number;
+  /**
+   * The order of a TimerFired and an EventRaised that reach one episode together: not guaranteed on
+   * Azure Storage. Default as they arrived (raised events first when raised before the clock moved).
+   */
+  readonly timersFirst?: () => boolean;
   /** The worker's timeline around a restart that takes its time (see `DurableWorker`). */
   readonly worker?: DurableWorker;
 }

@@ -39,16 +39,23 @@ export interface WorldOptions {
   readonly freshModules?: () => void;
   /** The downstream: the Table sink (default) or the HTTP sink against a local HTTP API. */
   readonly sink?: SinkKind;
-  /** How a restart after a settings write takes its time (default: at once, no redelivery delay). */
-  readonly restart?: RestartTiming;
+  /** How a restart takes its time and durable timers fire (default: at once, on time). */
+  readonly timing?: WorldTiming;
 }
 
-/** The timing of a restart after a settings write, drawn per restart or per killed activity. */
-export interface RestartTiming {
-  /** How long the old instances keep running after the write. */
-  readonly delayMs?: () => number;
+/**
+ * Timing faults of the platform, drawn per restart, per killed activity or per timer. A run may swap
+ * them (`world.timing = ...`); each is read when it applies.
+ */
+export interface WorldTiming {
+  /** How long the old instances keep running after a settings write before the restart kills them. */
+  readonly restartDelayMs?: () => number;
   /** How long a killed activity's message stays invisible before it runs again. */
   readonly redeliveryMs?: () => number;
+  /** How much after (negative: before) its FireAt a durable timer fires. */
+  readonly timerSkewMs?: () => number;
+  /** Whether a TimerFired goes before an EventRaised that reach one episode together. */
+  readonly timersFirst?: () => boolean;
 }
 
 /**
@@ -61,7 +68,7 @@ export interface RestartTiming {
  */
 export class BreakwaterWorld {
   private constructor(
-    readonly restartTiming: RestartTiming,
+    private readonly timingRef: { current: WorldTiming },
     readonly clock: SimClock,
     readonly downstream: WorldDownstream,
     readonly writes: SinkWrite[],
@@ -74,6 +81,14 @@ export class BreakwaterWorld {
     readonly durable: DurableBackend,
     readonly http: FunctionsHttpServer,
   ) {}
+
+  /** The platform's timing faults in force (read when each applies). */
+  get timing(): WorldTiming {
+    return this.timingRef.current;
+  }
+  set timing(timing: WorldTiming) {
+    this.timingRef.current = timing;
+  }
 
   /** The app's runtime of the current process (rebuilt by a restart). */
   get runtime(): Runtime {
@@ -132,6 +147,7 @@ export class BreakwaterWorld {
     arm.setSettings({ FUNCTIONS_WORKER_RUNTIME: 'node', UNRELATED_SETTING: 'kept' });
     const smtp = await startSmtpSink();
     const hostRef: { host?: AttachedHost } = {};
+    const timing = { current: options.timing ?? {} };
     const appRef = { ready: () => Promise.resolve() };
     const durable = new DurableBackend(clock, {
       ...(options.startConflict ? { startConflict: options.startConflict } : {}),
@@ -139,7 +155,9 @@ export class BreakwaterWorld {
       // restart lands (processed at the host's round), until then the old worker keeps running.
       workerGeneration: () => hostRef.host?.restarts.length ?? 0,
       restartLandsAt: () => hostRef.host?.restartLandsAt(),
-      ...(options.restart?.redeliveryMs ? { redeliveryMs: options.restart.redeliveryMs } : {}),
+      redeliveryMs: () => timing.current.redeliveryMs?.() ?? 0,
+      timerSkewMs: () => timing.current.timerSkewMs?.() ?? 0,
+      timersFirst: () => timing.current.timersFirst?.() ?? false,
       paused: () => hostRef.host?.workerDown === true,
       // A restart clears the registrations and loads the app again; work waits for that to finish.
       appReady: () => appRef.ready(),
@@ -159,7 +177,7 @@ export class BreakwaterWorld {
     appRef.ready = () => loader.ready();
     const runtime = await loader.load();
     return new BreakwaterWorld(
-      options.restart ?? {},
+      timing,
       clock,
       downstream,
       writes,

@@ -15,7 +15,7 @@ beforeAll(async () => {
   world = await BreakwaterWorld.create({
     storageConnectionString: inject('storageConnectionString'),
     freshModules: () => vi.resetModules(),
-    restart: { delayMs: () => 2_500, redeliveryMs: () => 30_000 },
+    timing: { restartDelayMs: () => 2_500, redeliveryMs: () => 30_000 },
   });
 });
 afterAll(() => world.close());
