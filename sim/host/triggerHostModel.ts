@@ -37,20 +37,23 @@ export {
  *   retry policy has no retries left; while retries remain the batch is re-run after the policy's
  *   delay, the checkpoint holds, and the count lives in the instance's memory;
  * - every app-settings change restarts the host on every instance (Flex Consumption, recreate
- *   strategy): invocations in flight end without a checkpoint, retry loops are dropped (extension 6.x)
+ *   strategy), after a drawn delay during which the old instances keep running: invocations in flight
+ *   when it lands end without a checkpoint, retry loops are dropped (extension 6.x)
  *   or checkpointed past (5.x: the held batch is lost), the app's memory is rebuilt, and
- *   `AzureWebJobs.<fn>.Disabled` is read again;
+ *   the switch is read again (every form the host accepts);
  * - a partition can move to another instance while its old owner retries a batch: the old owner keeps
- *   re-running it (no checkpoint when it finally completes, 6.x; a stale one, 5.x) while the new owner
- *   reads from the checkpoint: invocations of one partition overlap;
+ *   re-running it while the new owner reads from the checkpoint (invocations of one partition overlap);
+ *   its load balancing is frozen meanwhile, so its other partitions move too, and when its retry finally
+ *   succeeds it checkpoints, possibly behind the new owner (backwards);
+ * - retry delays are randomised as the host's (seeded);
  * - a timeout (`functionTimeout`) is a failed attempt, re-run by the retry policy, and restarts the
  *   instance's worker: every invocation in flight on that instance fails with it;
  * - a crash ends every invocation of the instance without a checkpoint and loses its retry loops.
  *
  * Where it may differ from the real host: a killed, crashed or timed-out invocation has run to its end
  * (a real one may stop part-way: its effects are then a prefix, handled alike by re-delivery and the
- * idempotent sink); batches are cut from what is in the partition (minEventBatchSize 1); retry delays
- * have no jitter; instances share one app runtime (one process here), rebuilt on any restart.
+ * idempotent sink); batches are cut from what is in the partition (minEventBatchSize 1); instances
+ * share one app runtime (one process here), rebuilt on any restart.
  */
 export class TriggerHostModel {
   readonly invocations: InvocationRecord[] = [];
