@@ -11,6 +11,8 @@ export interface PartitionHeld {
   readonly held: number;
   /** Enqueued time of the oldest held event; undefined when nothing is held or it was not read. */
   readonly oldestEnqueuedAt: number | undefined;
+  /** Sequence number of the first held event: it moves only when the consumer checkpoints past it. */
+  readonly firstHeld?: number | undefined;
 }
 
 export type HeldBacklog =
@@ -81,16 +83,18 @@ export async function readHeldBacklog(deps: HeldBacklogDeps, peekOldest: boolean
   let oldestUnknown: string | undefined = peekOldest ? undefined : 'read only while the breaker is OPEN';
   const withAges = await Promise.all(
     counted.map(async ({ partitionId, held, first }): Promise<PartitionHeld> => {
-      if (!peekOldest || first === undefined) return { partitionId, held, oldestEnqueuedAt: undefined };
+      if (!peekOldest || first === undefined)
+        return { partitionId, held, oldestEnqueuedAt: undefined, firstHeld: first };
       try {
         return {
           partitionId,
           held,
           oldestEnqueuedAt: await untilAborted(deps.hub.enqueuedTimeOf(partitionId, first, signal), signal),
+          firstHeld: first,
         };
       } catch (error) {
         oldestUnknown = `partition ${partitionId}: ${reasonOf(error, signal)}`;
-        return { partitionId, held, oldestEnqueuedAt: undefined };
+        return { partitionId, held, oldestEnqueuedAt: undefined, firstHeld: first };
       }
     }),
   );
