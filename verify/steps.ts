@@ -61,7 +61,7 @@ export async function runSteps(c: RunContext): Promise<void> {
   await c.wait('trigger disabled (ARM)', async () =>
     (await target.triggerDisabled())
       ? { done: true }
-      : { seen: `AzureWebJobs.${target.functionName}.Disabled not true` },
+      : { seen: `no form of AzureWebJobs.${target.functionName}.Disabled is set` },
   );
   c.mark('disabled', 'trigger disabled in ARM');
   const notice = await c.wait<string>('notification', async () => {

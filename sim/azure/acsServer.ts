@@ -3,6 +3,10 @@ import { randomUUID } from 'node:crypto';
 import type { SelfSignedCert } from '../net/selfSignedCert';
 import { type ReceivedRequest, sendJson, startHttpsServer } from '../net/httpsTestServer';
 
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** How long ACS remembers a repeatable request. */
+const REPEATABILITY_TRACKED_MS = 5 * 60_000;
+
 export type AcsStatus = 'NotStarted' | 'Running' | 'Succeeded' | 'Failed' | 'Canceled';
 
 export interface AcsServer {
@@ -21,8 +25,12 @@ export interface AcsServer {
  * `operation-location` header and `{ id, status }`; `GET /emails/operations/{id}` answers
  * `{ id, status, error? }` until the status is terminal.
  */
-export async function startAcsServer(cert: SelfSignedCert): Promise<AcsServer> {
+export async function startAcsServer(
+  cert: SelfSignedCert,
+  now: () => number = () => Date.now(),
+): Promise<AcsServer> {
   const requests: ReceivedRequest[] = [];
+  const repeatable = new Map<string, { body: string; reply: Reply }>();
   const sent: unknown[] = [];
   const operations = new Map<string, AcsStatus[]>();
   let script: AcsStatus[] = ['Succeeded'];
@@ -40,14 +48,28 @@ export async function startAcsServer(cert: SelfSignedCert): Promise<AcsServer> {
         sendFailure = undefined;
         return [status, { error: { code: 'Simulated', message: `simulated HTTP ${status}` } }];
       }
+      const repeat = repeatability(req);
+      if (repeat !== undefined && 'refused' in repeat) return repeat.refused;
+      const earlier = repeat === undefined ? undefined : repeatable.get(repeat.requestId);
+      if (earlier !== undefined) {
+        if (earlier.body !== req.body)
+          return [
+            400,
+            { error: { code: 'RepeatabilityMismatch', message: 'differs from the first request' } },
+          ];
+        return earlier.reply; // a repeat within the tracked time: the first result, nothing sent again
+      }
       sent.push(JSON.parse(req.body));
-      const id = randomUUID();
+      const operationId = req.headers['operation-id'];
+      const id = typeof operationId === 'string' ? operationId : randomUUID();
       operations.set(id, [...script]);
-      return [
+      const reply: Reply = [
         202,
         { id, status: 'Running' },
         { 'operation-location': `${url}/emails/operations/${id}?api-version=${apiVersion}` },
       ];
+      if (repeat !== undefined) repeatable.set(repeat.requestId, { body: req.body, reply });
+      return reply;
     }
     const id = /^\/emails\/operations\/([^/]+)$/.exec(req.path)?.[1];
     const queue = id === undefined ? undefined : operations.get(id);
@@ -57,6 +79,29 @@ export async function startAcsServer(cert: SelfSignedCert): Promise<AcsServer> {
       return [200, { id, status, ...(status === 'Failed' ? { error } : {}) }];
     }
     return [404, { error: { code: 'NotFound', message: `${req.method} ${req.path}` } }];
+  };
+
+  /**
+   * ACS "Repeatability of requests": both headers or neither; the id a GUID, the first-sent time an
+   * IMF-fixdate within the 5 minutes ACS tracks (older: 412).
+   */
+  const repeatability = (
+    req: ReceivedRequest,
+  ): { readonly requestId: string } | { readonly refused: Reply } | undefined => {
+    const requestId = req.headers['repeatability-request-id'];
+    const firstSent = req.headers['repeatability-first-sent'];
+    if (typeof requestId !== 'string' && typeof firstSent !== 'string') return undefined;
+    const bad = (message: string): { refused: Reply } => ({
+      refused: [400, { error: { code: 'InvalidRepeatabilityHeaders', message } }],
+    });
+    if (typeof requestId !== 'string' || !GUID.test(requestId)) return bad('Repeatability-Request-Id');
+    const at = typeof firstSent === 'string' ? Date.parse(firstSent) : NaN;
+    if (Number.isNaN(at)) return bad('Repeatability-First-Sent');
+    if (now() - at > REPEATABILITY_TRACKED_MS)
+      return {
+        refused: [412, { error: { code: 'PreconditionFailed', message: 'outside the tracked time' } }],
+      };
+    return { requestId };
   };
 
   const server = await startHttpsServer(cert, (req, res) => {

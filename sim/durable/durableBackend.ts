@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { DurableHost } from './durableHost';
+import type { DurableWorker } from './durableHostOptions';
 import type { Clock } from '../../src/kernel/clock';
 import { durableClientData } from './durableClientData';
 
@@ -23,6 +24,20 @@ export interface DurableBackendOptions {
   readonly paused?: () => boolean;
   /** Resolves once the app's functions are registered again (a restart reloads the app). */
   readonly appReady?: () => Promise<void>;
+  /** When a pending restart kills the worker (virtual time); undefined with none pending. */
+  readonly restartLandsAt?: () => number | undefined;
+  /** The notional virtual time one activity run takes on the worker (default 1 s). */
+  readonly activityMs?: number;
+  /**
+   * How long a killed activity's message stays invisible before it runs again (the work-item queue's
+   * visibility timeout: 5 min by default on Azure Storage). Default 0: the sim is kinder here unless a
+   * run draws it.
+   */
+  readonly redeliveryMs?: () => number;
+  /** Timers fire this much after (negative: before) their FireAt; drawn per timer. */
+  readonly timerSkewMs?: () => number;
+  /** Whether a TimerFired goes before an EventRaised that reach one episode together. */
+  readonly timersFirst?: () => boolean;
 }
 
 /**
@@ -49,6 +64,30 @@ export class DurableBackend {
   private startsSettled: Promise<void> = Promise.resolve();
   private settleStarts: () => void = () => undefined;
   clientData: Record<string, unknown> = {};
+  /** Where the worker's notional timeline stands (activities run one after another on it). */
+  private busyUntil = 0;
+  /** Activity runs a restart killed half-way, with the time each comes back. */
+  readonly redeliveries: number[] = [];
+  private readonly worker: DurableWorker = {
+    now: () => this.clock.now(),
+    begin: () => {
+      const landsAt = this.options.restartLandsAt?.();
+      const start = Math.max(this.clock.now(), this.busyUntil);
+      if (landsAt !== undefined && start >= landsAt) return 'down';
+      const span = { start, end: start + (this.options.activityMs ?? 1000) };
+      this.busyUntil = span.end;
+      return span;
+    },
+    killedDuring: (span) => {
+      const landsAt = this.options.restartLandsAt?.();
+      return landsAt !== undefined && landsAt < span.end;
+    },
+    redeliverAt: () => {
+      const at = (this.options.restartLandsAt?.() ?? this.clock.now()) + (this.options.redeliveryMs?.() ?? 0);
+      this.redeliveries.push(at);
+      return at;
+    },
+  };
 
   constructor(
     private readonly clock: Clock,
@@ -130,6 +169,9 @@ export class DurableBackend {
         startAt: this.clock.now(),
         ...(this.options.workerGeneration ? { workerGeneration: this.options.workerGeneration } : {}),
         ...(this.options.appReady ? { appReady: this.options.appReady } : {}),
+        ...(this.options.restartLandsAt ? { worker: this.worker } : {}),
+        ...(this.options.timerSkewMs ? { timerSkewMs: this.options.timerSkewMs } : {}),
+        ...(this.options.timersFirst ? { timersFirst: this.options.timersFirst } : {}),
       });
       this.hosts.set(id, host);
       this.starts.push({ instanceId: id, at: this.clock.now() });

@@ -33,6 +33,13 @@ import {
 
 export type { DurableHostOptions, Runtime } from './durableHostOptions';
 
+/** A scheduled activity waiting for the worker; `notBefore`: a killed run's message is invisible until then. */
+interface QueuedActivity {
+  readonly id: number;
+  readonly activity: ScheduledActivity;
+  readonly notBefore?: number;
+}
+
 export class DurableHost {
   readonly history: HistoryEvent[] = [];
   readonly activityRuns: ActivityRun[] = [];
@@ -48,7 +55,7 @@ export class DurableHost {
   private seenLeaves = 0;
   private inbox: HistoryEvent[] = [];
   private readonly timers = new DurableTimers();
-  private toRun: { id: number; activity: ScheduledActivity }[] = [];
+  private toRun: QueuedActivity[] = [];
   private started = false;
   /** What earlier episodes scheduled, to check each replay against. */
   private scheduled: string[] = [];
@@ -139,7 +146,12 @@ export class DurableHost {
         }),
       );
     }
-    events.push(...this.inbox);
+    const isTimer = (e: HistoryEvent) => e.EventType === HistoryEventType.TimerFired;
+    events.push(
+      ...(this.options.timersFirst?.() === true
+        ? [...this.inbox.filter(isTimer), ...this.inbox.filter((e) => !isTimer(e))]
+        : this.inbox),
+    );
     this.inbox = [];
     this.history.push(...events);
     for (const activity of this.timers.takeRescheduled()) this.schedule(activity);
@@ -161,7 +173,7 @@ export class DurableHost {
         const fireAt = Date.parse(leaf.fireAt ?? '');
         const id = this.nextId++;
         this.history.push(this.event(HistoryEventType.TimerCreated, { EventId: id, FireAt: leaf.fireAt }));
-        this.timers.add({ id, fireAt });
+        this.timers.add({ id, fireAt, dueAt: fireAt + (this.options.timerSkewMs?.() ?? 0) });
       } else if (
         leaf.actionType === ActionType.CallActivity ||
         leaf.actionType === ActionType.CallActivityWithRetry
@@ -200,8 +212,21 @@ export class DurableHost {
       const next = this.toRun.shift();
       if (next === undefined) break;
       const { id, activity } = next;
+      const { worker } = this.options;
+      if (worker && next.notBefore !== undefined && worker.now() < next.notBefore) {
+        this.toRun.unshift(next);
+        return 'aborted';
+      }
+      const span = worker?.begin();
+      if (span === 'down') {
+        // The old worker is dead and the new one not up: the message waits in its queue.
+        this.toRun.unshift(next);
+        return 'aborted';
+      }
       const generation = this.options.workerGeneration?.();
-      const killed = () => this.options.workerGeneration?.() !== generation;
+      const killed = () =>
+        this.options.workerGeneration?.() !== generation ||
+        (span !== undefined && worker?.killedDuring(span));
       await this.options.appReady?.();
       const outcome = await invokeActivity(activity);
       if (killed()) return this.abort(next);
@@ -216,9 +241,14 @@ export class DurableHost {
   }
 
   /** A killed activity: recorded as aborted, and queued to run again once the worker is back. */
-  private abort(run: { id: number; activity: ScheduledActivity }): 'aborted' {
+  private abort(run: QueuedActivity): 'aborted' {
     this.activityRuns.push(activityRun(run.activity, 'aborted'));
-    this.toRun.unshift(run);
+    const notBefore = this.options.worker?.redeliverAt();
+    this.toRun.unshift({
+      id: run.id,
+      activity: run.activity,
+      ...(notBefore === undefined ? {} : { notBefore }),
+    });
     return 'aborted';
   }
 

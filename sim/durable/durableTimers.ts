@@ -3,7 +3,13 @@ import { attemptsLeft, type ScheduledActivity } from './durableActivities';
 
 export interface PendingTimer {
   readonly id: number;
+  /** The time the orchestrator asked for (the TimerFired event's FireAt). */
   readonly fireAt: number;
+  /**
+   * When it actually fires: at or after `fireAt` on Azure Storage (queue polling), up to about 1 s
+   * before it measured with the real extension on Azurite. Default `fireAt`.
+   */
+  readonly dueAt?: number;
   /** For a retry timer: the activity to schedule again when it fires. */
   readonly retryOf?: ScheduledActivity;
 }
@@ -26,8 +32,9 @@ export class DurableTimers {
 
   /** Removes and returns the timers due by `now`, in fire order; retries among them are rescheduled. */
   fireDue(now: number): PendingTimer[] {
-    const due = this.timers.filter((t) => t.fireAt <= now).sort((a, b) => a.fireAt - b.fireAt);
-    this.timers = this.timers.filter((t) => t.fireAt > now);
+    const dueOf = (t: PendingTimer) => t.dueAt ?? t.fireAt;
+    const due = this.timers.filter((t) => dueOf(t) <= now).sort((a, b) => dueOf(a) - dueOf(b));
+    this.timers = this.timers.filter((t) => dueOf(t) > now);
     for (const { retryOf } of due)
       if (retryOf && attemptsLeft(retryOf))
         this.rescheduled.push({ ...retryOf, attempt: retryOf.attempt + 1 });
@@ -45,7 +52,7 @@ export class DurableTimers {
 
   /** When the next pending timer fires; undefined with none. */
   next(): number | undefined {
-    const next = Math.min(...this.timers.map((t) => t.fireAt));
+    const next = Math.min(...this.timers.map((t) => t.dueAt ?? t.fireAt));
     return Number.isFinite(next) ? next : undefined;
   }
 

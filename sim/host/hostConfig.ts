@@ -10,16 +10,33 @@ export interface RetryPolicy {
 }
 
 /**
- * When a failed batch runs again under the policy (exponential from the minimum, capped at the
- * maximum; -1 retries forever), or undefined when no retries are left.
+ * When a failed batch runs again under the policy, or undefined when no retries are left (-1 retries
+ * forever). The delay of the n-th retry is the host's RandomizedExponentialBackoffStrategy:
+ * `min + r · 2^(n−1) · min` with r uniform in [0.8, 1.2), capped at the maximum; a fixed delay has
+ * minimum = maximum. `random` is uniform in [0, 1) (seeded by the caller).
  */
 export function nextRetryDueAt(
   policy: RetryPolicy,
   retryCount: number,
   failedAt: number,
+  random: () => number,
 ): number | undefined {
   if (policy.maxRetryCount !== -1 && retryCount >= policy.maxRetryCount) return undefined;
-  return failedAt + Math.min(policy.minimumMs * 2 ** retryCount, policy.maximumMs);
+  const r = 0.8 + 0.4 * random();
+  const delay = policy.minimumMs + r * 2 ** retryCount * policy.minimumMs;
+  return failedAt + Math.round(Math.min(delay, policy.maximumMs));
+}
+
+/** A small seeded generator (mulberry32) for the host's random choices: a run repeats with its seed. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 /** The retry policy registered with the function (none: no retries). */

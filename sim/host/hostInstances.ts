@@ -51,11 +51,22 @@ export class HostInstances {
     return found;
   }
 
-  /** Moves a partition to another instance (a new one when `to` is omitted: scale out). */
+  /**
+   * Moves a partition to another instance (a new one when `to` is omitted: scale out). An old owner
+   * with a retry loop waiting has its load balancing frozen (the loop runs inside the partition's
+   * handler, which the stop path awaits): it renews none of its leases, so its other partitions lapse
+   * and the claiming instance takes them too.
+   */
   steal(partitionId: string, to?: string): string {
     const target = to ?? this.add().id;
-    if (this.ownerOf(partitionId) !== target) this.moves++;
-    this.owners.set(partitionId, target);
+    const from = this.ownerOf(partitionId);
+    const moving = [partitionId];
+    const old = this.all.find((i) => i.id === from);
+    if (old !== undefined && old.pending.size > 0 && from !== target) moving.push(...this.owned(old));
+    for (const id of new Set(moving)) {
+      if (this.ownerOf(id) !== target) this.moves++;
+      this.owners.set(id, target);
+    }
     return target;
   }
 

@@ -2,6 +2,7 @@ import { invokeRpc } from './fakeFunctionsCore';
 import type { HubEvent } from './eventHubModel';
 import {
   nextRetryDueAt,
+  seededRandom,
   readFunctionTimeoutMs,
   readMaxBatchSize,
   readRetryPolicy,
@@ -36,20 +37,23 @@ export {
  *   retry policy has no retries left; while retries remain the batch is re-run after the policy's
  *   delay, the checkpoint holds, and the count lives in the instance's memory;
  * - every app-settings change restarts the host on every instance (Flex Consumption, recreate
- *   strategy): invocations in flight end without a checkpoint, retry loops are dropped (extension 6.x)
+ *   strategy), after a drawn delay during which the old instances keep running: invocations in flight
+ *   when it lands end without a checkpoint, retry loops are dropped (extension 6.x)
  *   or checkpointed past (5.x: the held batch is lost), the app's memory is rebuilt, and
- *   `AzureWebJobs.<fn>.Disabled` is read again;
+ *   the switch is read again (every form the host accepts);
  * - a partition can move to another instance while its old owner retries a batch: the old owner keeps
- *   re-running it (no checkpoint when it finally completes, 6.x; a stale one, 5.x) while the new owner
- *   reads from the checkpoint: invocations of one partition overlap;
+ *   re-running it while the new owner reads from the checkpoint (invocations of one partition overlap);
+ *   its load balancing is frozen meanwhile, so its other partitions move too, and when its retry finally
+ *   succeeds it checkpoints, possibly behind the new owner (backwards);
+ * - retry delays are randomised as the host's (seeded);
  * - a timeout (`functionTimeout`) is a failed attempt, re-run by the retry policy, and restarts the
  *   instance's worker: every invocation in flight on that instance fails with it;
  * - a crash ends every invocation of the instance without a checkpoint and loses its retry loops.
  *
  * Where it may differ from the real host: a killed, crashed or timed-out invocation has run to its end
  * (a real one may stop part-way: its effects are then a prefix, handled alike by re-delivery and the
- * idempotent sink); batches are cut from what is in the partition (minEventBatchSize 1); retry delays
- * have no jitter; instances share one app runtime (one process here), rebuilt on any restart.
+ * idempotent sink); batches are cut from what is in the partition (minEventBatchSize 1); instances
+ * share one app runtime (one process here), rebuilt on any restart.
  */
 export class TriggerHostModel {
   readonly invocations: InvocationRecord[] = [];
@@ -58,9 +62,16 @@ export class TriggerHostModel {
   /** Events of retry loops checkpointed past when the host shut down (extension 5.x only). */
   readonly checkpointedOnShutdown: HubEvent[] = [];
   readonly restarts: { readonly at: number; readonly reason: string }[] = [];
+  /** Checkpoints an old owner's late retry wrote behind the one already there. */
+  readonly backwardsCheckpoints: {
+    readonly partitionId: string;
+    readonly at: number;
+    readonly to: number;
+  }[] = [];
   readonly instances: HostInstances;
   private readonly checkpoints = new Map<string, number>();
   private readonly retry: RetryPolicy;
+  private readonly random: () => number;
   private readonly maxBatchSize: number;
   readonly functionTimeoutMs: number;
   private readonly crashNext = new Set<string>();
@@ -69,9 +80,14 @@ export class TriggerHostModel {
   private started = false;
   private lastDisabled = false;
   private seenSettings: string | undefined;
+  /** When the restart that a seen settings change causes kills the old instances. */
+  private restartDueAt: number | undefined;
+  /** Delays drawn so far between a settings change and the restart it causes. */
+  readonly restartDelays: number[] = [];
 
   constructor(private readonly options: TriggerHostModelOptions) {
     this.retry = readRetryPolicy(options.functionName);
+    this.random = seededRandom(options.seed ?? 1);
     this.maxBatchSize = options.maxBatchSize ?? readMaxBatchSize();
     this.functionTimeoutMs = readFunctionTimeoutMs();
     this.instances = new HostInstances(options.hub.partitionIds, options.instances ?? 1);
@@ -83,9 +99,30 @@ export class TriggerHostModel {
     return this.listening;
   }
 
-  /** True while a settings change has not yet restarted the host (no app work should run then). */
+  /** True while a settings change has not yet restarted the host. */
   get restartPending(): boolean {
     return this.options.settingsVersion !== undefined && this.options.settingsVersion() !== this.seenSettings;
+  }
+
+  /**
+   * When the pending restart kills the old instances (virtual time), undefined with none pending. The
+   * first look after a settings change draws the delay: whatever runs until then runs on the old
+   * instances; what runs across it is killed.
+   */
+  restartLandsAt(): number | undefined {
+    if (!this.restartPending) return undefined;
+    if (this.restartDueAt === undefined) {
+      const delay = Math.max(0, this.options.restartDelayMs?.() ?? 0);
+      this.restartDelays.push(delay);
+      this.restartDueAt = this.options.clock.now() + delay;
+    }
+    return this.restartDueAt;
+  }
+
+  /** The old instances are dead and the new ones not started yet: no app work runs now. */
+  get workerDown(): boolean {
+    const landsAt = this.restartLandsAt();
+    return landsAt !== undefined && this.options.clock.now() >= landsAt;
   }
 
   checkpoint(partitionId: string): number {
@@ -142,9 +179,10 @@ export class TriggerHostModel {
       this.listening = !this.lastDisabled;
     }
     if (this.options.settingsVersion) {
-      const version = this.options.settingsVersion();
-      if (version !== this.seenSettings) {
-        this.seenSettings = version;
+      if (this.workerDown) {
+        // One restart for every change seen so far: the new instances read the settings as they are.
+        this.seenSettings = this.options.settingsVersion();
+        this.restartDueAt = undefined;
         await this.restartHost('app settings changed');
       }
     } else {
@@ -175,7 +213,6 @@ export class TriggerHostModel {
     const { instance, partitionId, events, retryCount } = run;
     const at = this.options.clock.now();
     const generation = instance.generation;
-    const settings = this.options.settingsVersion?.();
     const record = (outcome: InvocationOutcome, error?: string) =>
       this.invocations.push(invocationRecord(run, at, invocationId, outcome, error));
     const invocationId = `${instance.id}-${this.invocations.length}-${partitionId}-${at}`;
@@ -192,8 +229,8 @@ export class TriggerHostModel {
     } catch (error) {
       threw = error ?? new Error('undefined thrown');
     }
-    // A restart while it ran (settings changed, recreate strategy) kills it: no checkpoint, no retry.
-    if (instance.generation !== generation || this.options.settingsVersion?.() !== settings) {
+    // A restart that lands while it runs (recreate strategy) kills it: no checkpoint, no retry.
+    if (instance.generation !== generation || this.workerDown) {
       record('killed');
       return;
     }
@@ -204,19 +241,24 @@ export class TriggerHostModel {
     if (run.fate === 'timeout') threw = new Error(`timed out after ${this.functionTimeoutMs} ms`);
     if (run.fate === 'worker-restart') threw = new Error('the worker process restarted');
     const owner = this.instances.ownerOf(partitionId) === instance.id;
-    // Since 6.2 the extension writes no checkpoint for a partition whose ownership was lost.
+    // Since 6.2 the extension writes no checkpoint for a partition whose ownership was being lost
+    // while an invocation ran; a retry loop, though, is not cancelled by the move, and when it finally
+    // succeeds it checkpoints, possibly behind the new owner's checkpoint (backwards).
+    const lateRetry = !owner && retryCount > 0;
     const mayCheckpoint = owner || this.options.extension === '5.x';
     if (threw === undefined) {
       instance.pending.delete(partitionId);
       record('returned');
-      if (!mayCheckpoint) return;
-      this.checkpoints.set(partitionId, lastOf(events) + 1);
+      if (!mayCheckpoint && !lateRetry) return;
+      const next = lastOf(events) + 1;
+      if (next < this.checkpoint(partitionId)) this.backwardsCheckpoints.push({ partitionId, at, to: next });
+      this.checkpoints.set(partitionId, next);
       await this.persistCheckpoint(partitionId, events);
       return;
     }
     const message = threw instanceof Error ? `${threw.name}: ${threw.message}` : JSON.stringify(threw);
     record(run.fate === 'timeout' ? 'timed-out' : 'threw', message);
-    const dueAt = nextRetryDueAt(this.retry, retryCount, at);
+    const dueAt = nextRetryDueAt(this.retry, retryCount, at, this.random);
     if (dueAt !== undefined) {
       instance.pending.set(partitionId, { events, retryCount: retryCount + 1, dueAt });
       return;

@@ -16,6 +16,12 @@ export interface TriggerHostModelOptions {
    * host restarts when `isDisabled` flips (read every round).
    */
   readonly settingsVersion?: () => string;
+  /**
+   * How long the old instances keep running after a settings change before the restart kills them
+   * (drawn per change; default 0: at once). In Azure the ARM PUT returns and the old instances keep
+   * working for seconds, then are killed mid-work (recreate strategy).
+   */
+  readonly restartDelayMs?: () => number;
   /** Rebuilds the app's in-memory state after a restart of the host or the worker (a new process). */
   readonly onRestart?: (reason: string) => Promise<void>;
   /** Defaults to host.json `extensions.eventHubs.maxEventBatchSize`. */
@@ -24,6 +30,8 @@ export interface TriggerHostModelOptions {
   readonly inputData?: () => RpcInvocation['inputData'];
   /** Instances at the start (default 1); partitions are spread over them round robin. */
   readonly instances?: number;
+  /** Seeds the host's random choices (its retry delays); default 1. */
+  readonly seed?: number;
   /** Default 6.x, what the pinned bundle carries. */
   readonly extension?: EventHubsExtension;
   readonly wire?: WireOptions;

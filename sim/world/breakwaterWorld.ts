@@ -8,6 +8,7 @@ import { type SmtpSink, startSmtpSink } from '../azure/smtpSink';
 import { makeAppLoader } from '../host/appLoader';
 import { type AttachedHost, e2eEnv, e2eRuntimeOptions, type SinkWrite } from './worldParts';
 import type { SinkKind } from '../../src/config/sinkSettings';
+import { readSwitch } from '../../src/control/switchReading';
 import type { SinkCall, WriteRefusal } from './downstream';
 import { DurableBackend, type StartConflict } from '../durable/durableBackend';
 import { SimClock } from '../host/simClock';
@@ -38,11 +39,28 @@ export interface WorldOptions {
   readonly freshModules?: () => void;
   /** The downstream: the Table sink (default) or the HTTP sink against a local HTTP API. */
   readonly sink?: SinkKind;
+  /** How a restart takes its time and durable timers fire (default: at once, on time). */
+  readonly timing?: WorldTiming;
   /**
    * Where the simulation clock starts (ms since the epoch). Default 2026-01-01T00:00Z, fixed so tests
    * are repeatable; the demo starts at the real time of the run, so its pages and emails show today.
    */
   readonly startAt?: number;
+}
+
+/**
+ * Timing faults of the platform, drawn per restart, per killed activity or per timer. A run may swap
+ * them (`world.timing = ...`); each is read when it applies.
+ */
+export interface WorldTiming {
+  /** How long the old instances keep running after a settings write before the restart kills them. */
+  readonly restartDelayMs?: () => number;
+  /** How long a killed activity's message stays invisible before it runs again. */
+  readonly redeliveryMs?: () => number;
+  /** How much after (negative: before) its FireAt a durable timer fires. */
+  readonly timerSkewMs?: () => number;
+  /** Whether a TimerFired goes before an EventRaised that reach one episode together. */
+  readonly timersFirst?: () => boolean;
 }
 
 /**
@@ -55,6 +73,7 @@ export interface WorldOptions {
  */
 export class BreakwaterWorld {
   private constructor(
+    private readonly timingRef: { current: WorldTiming },
     readonly clock: SimClock,
     readonly downstream: WorldDownstream,
     readonly writes: SinkWrite[],
@@ -67,6 +86,14 @@ export class BreakwaterWorld {
     readonly durable: DurableBackend,
     readonly http: FunctionsHttpServer,
   ) {}
+
+  /** The platform's timing faults in force (read when each applies). */
+  get timing(): WorldTiming {
+    return this.timingRef.current;
+  }
+  set timing(timing: WorldTiming) {
+    this.timingRef.current = timing;
+  }
 
   /** The app's runtime of the current process (rebuilt by a restart). */
   get runtime(): Runtime {
@@ -125,12 +152,18 @@ export class BreakwaterWorld {
     arm.setSettings({ FUNCTIONS_WORKER_RUNTIME: 'node', UNRELATED_SETTING: 'kept' });
     const smtp = await startSmtpSink();
     const hostRef: { host?: AttachedHost } = {};
+    const timing = { current: options.timing ?? {} };
     const appRef = { ready: () => Promise.resolve() };
     const durable = new DurableBackend(clock, {
       ...(options.startConflict ? { startConflict: options.startConflict } : {}),
-      // A settings change kills the worker at once (its restart is processed at the host's next round).
-      workerGeneration: () => `${settingsVersionOf(arm)}|${hostRef.host?.restarts.length ?? 0}`,
-      paused: () => hostRef.host?.restartPending === true,
+      // Crashes and worker restarts end the worker's runs; a settings write kills them when its
+      // restart lands (processed at the host's round), until then the old worker keeps running.
+      workerGeneration: () => hostRef.host?.restarts.length ?? 0,
+      restartLandsAt: () => hostRef.host?.restartLandsAt(),
+      redeliveryMs: () => timing.current.redeliveryMs?.() ?? 0,
+      timerSkewMs: () => timing.current.timerSkewMs?.() ?? 0,
+      timersFirst: () => timing.current.timersFirst?.() ?? false,
+      paused: () => hostRef.host?.workerDown === true,
       // A restart clears the registrations and loads the app again; work waits for that to finish.
       appReady: () => appRef.ready(),
     });
@@ -149,6 +182,7 @@ export class BreakwaterWorld {
     appRef.ready = () => loader.ready();
     const runtime = await loader.load();
     return new BreakwaterWorld(
+      timing,
       clock,
       downstream,
       writes,
@@ -163,9 +197,9 @@ export class BreakwaterWorld {
     );
   }
 
-  /** Whether the trigger is disabled according to the app settings (what the host reads). */
+  /** Whether the trigger is disabled according to the app settings, read in every form the host reads. */
   isDisabled(): boolean {
-    return this.arm.settings()[DISABLED_SETTING]?.toLowerCase() === 'true';
+    return readSwitch(this.arm.settings(), FUNCTION_NAME).disabled;
   }
 
   /** The durable client binding data, for invocations that take it as an extra input. */

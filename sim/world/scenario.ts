@@ -122,6 +122,7 @@ export async function runScenario(
     ...(plan.instances ? { instances: plan.instances } : {}),
     ...(plan.extension ? { extension: plan.extension } : {}),
     ...(plan.wire ? { wire: plan.wire } : {}),
+    ...(plan.hostSeed === undefined ? {} : { seed: plan.hostSeed }),
   });
   world.attachHost(host);
   const timeline: TimelineEntry[] = [];

@@ -18,6 +18,8 @@ export interface HostFaults {
    * it is being retried on the old owner.
    */
   readonly steals?: readonly { readonly at: number; readonly partition: number; readonly to?: number }[];
+  /** Seeds the host's random choices (its randomised retry delays). */
+  readonly hostSeed?: number;
   /** Someone edits an unrelated app setting: every instance restarts. */
   readonly settingsEdits?: readonly { readonly at: number }[];
 }

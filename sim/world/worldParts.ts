@@ -8,8 +8,10 @@ export type { SinkWrite } from './worldDownstream';
 
 /** What the world needs to know of the host model that runs the trigger (attached per scenario). */
 export interface AttachedHost {
-  /** A settings change has not restarted the host yet: no orchestration work runs until it has. */
-  readonly restartPending: boolean;
+  /** The restart after a settings change has killed the old instances and not yet started the new ones. */
+  readonly workerDown: boolean;
+  /** When the pending restart kills the old instances; undefined with none pending. */
+  restartLandsAt(): number | undefined;
   /** Changes with every restart of the host or a worker. */
   readonly restarts: readonly unknown[];
 }

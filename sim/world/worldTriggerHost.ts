@@ -19,6 +19,7 @@ export function worldTriggerHost(
     // Every app-settings change (the breaker's own switch included) restarts the host and the app.
     settingsVersion: () => world.settingsVersion(),
     onRestart: () => world.restartApp(),
+    restartDelayMs: () => world.timing.restartDelayMs?.() ?? 0,
     inputData: () => world.durableClientInput(FUNCTION_NAME),
     ...options,
   });

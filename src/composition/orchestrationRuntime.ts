@@ -9,6 +9,7 @@ import { queueDeadLetterCount } from '../deadLetters/queueDeadLetterCount';
 import { makeConsumerProgress } from '../hub/consumerProgress';
 import { heldBacklogReaderFor } from './backlogRuntime';
 import { webhookDeps } from './webhookDeps';
+import { blobNoticeLedger, NOTICE_LEDGER_CONTAINER } from '../notify/blobNoticeLedger';
 import type { Runtime } from './runtime';
 
 /**
@@ -49,6 +50,7 @@ export function createActivityDeps(runtime: Runtime): BreakerActivityDeps {
     deadLetterCount: queueDeadLetterCount(runtime.storage.queue(config.processing.deadLetterQueue)),
     ...webhookDeps(config, runtime.clock),
     heldBacklog: heldBacklogReaderFor(runtime),
+    notices: blobNoticeLedger(runtime.storage.container(NOTICE_LEDGER_CONTAINER)),
   };
 }
 

@@ -101,6 +101,20 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
     });
   }
 
+  if (
+    v.TRIGGER_RETRY_MAX_COUNT !== undefined &&
+    v.TRIGGER_RETRY_MAX_COUNT !== -1 &&
+    v.TRIGGER_RETRY_FINITE_ACKNOWLEDGED !== true
+  ) {
+    problems.push({
+      setting: 'TRIGGER_RETRY_MAX_COUNT',
+      message:
+        `${v.TRIGGER_RETRY_MAX_COUNT} lets the host checkpoint past a batch whose last attempt did not ` +
+        'dead-letter everything (a worker restart or timeout on that attempt loses it); use -1, or set ' +
+        'TRIGGER_RETRY_FINITE_ACKNOWLEDGED=true to accept the risk',
+    });
+  }
+
   if (runningInAzure) problems.push(...publishedKeyProblems(v));
 
   const sink = readSinkConfig(v, problems);

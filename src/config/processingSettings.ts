@@ -1,7 +1,7 @@
 import { sinkSettings } from './sinkSettings';
 import { outagePolicies } from '../processing/batchDecision';
 import { orderingModes } from '../processing/ordering';
-import { integer, oneOf, text } from './settingKinds';
+import { boolean, integer, oneOf, text } from './settingKinds';
 
 /** Settings of the processing path: per-event retry, the batch deadline, the host retry policy, outage handling, ordering, the sink and dead letters. */
 export const processingSettings = {
@@ -47,6 +47,14 @@ export const processingSettings = {
     example: '-1',
     min: -1,
     max: 1_000,
+  }),
+  TRIGGER_RETRY_FINITE_ACKNOWLEDGED: boolean({
+    description:
+      'Acknowledges that a finite TRIGGER_RETRY_MAX_COUNT can lose events: after the last failed attempt the ' +
+      'host checkpoints anyway, past whatever that attempt had not dead-lettered (a worker restart, a timeout). ' +
+      'Start-up refuses a finite count without it.',
+    default: 'false',
+    example: 'false',
   }),
   TRIGGER_RETRY_MIN_INTERVAL_SECONDS: integer({
     description: 'Host retry policy: first delay before a held batch is re-run.',

@@ -3,7 +3,8 @@ import type { TokenCredential } from '@azure/core-auth';
 
 import type { Logger } from '../kernel/logger';
 import { type ArmTarget, classifyArmError } from './classifyArmError';
-import { disabledSettingName, type TriggerSwitch } from './triggerSwitch';
+import { disabledSettingName, readSwitch } from './switchReading';
+import type { TriggerSwitch } from './triggerSwitch';
 import { TriggerSwitchVerificationError } from './triggerSwitchErrors';
 
 export interface ArmTriggerSwitchOptions {
@@ -60,12 +61,12 @@ export function makeArmTriggerSwitch(options: ArmTriggerSwitchOptions): TriggerS
       const name = disabledSettingName(functionName);
       const value = settingValue(disabled);
       const current = await list();
+      const desired = switchedSettings(current, functionName, disabled);
       // Every settings change restarts the app: a retried activity must not restart it again.
-      if (current[name] === value) {
+      if (desired === undefined) {
         logger.log(`trigger switch: ${name} is already ${value}; nothing to write`);
         return;
       }
-      const desired: Settings = { ...current, [name]: value };
       await update(desired);
       const readBack = await list();
       const differing = differingNames(desired, readBack);
@@ -76,13 +77,15 @@ export function makeArmTriggerSwitch(options: ArmTriggerSwitchOptions): TriggerS
           differing,
         );
       }
+      const removed = Object.keys(current).filter((n) => !(n in desired));
       logger.log(
-        `trigger switch: ${name}=${value} written and verified (${Object.keys(desired).length} settings)`,
+        `trigger switch: ${name}=${value} written and verified (${Object.keys(desired).length} settings)` +
+          (removed.length > 0 ? `; removed the other form(s) of the switch: ${removed.join(', ')}` : ''),
       );
     },
 
-    async isDisabled(functionName) {
-      return isDisabledValue((await list())[disabledSettingName(functionName)]);
+    async readSwitch(functionName) {
+      return readSwitch(await list(), functionName);
     },
   };
 }
@@ -95,9 +98,23 @@ export function settingValue(disabled: boolean): 'true' | 'false' {
   return disabled ? 'true' : 'false';
 }
 
-/** The host treats the setting as a boolean; anything but "true" (any case) leaves the function enabled. */
-export function isDisabledValue(value: string | undefined): boolean {
-  return value?.trim().toLowerCase() === 'true';
+/**
+ * The settings after switching, or undefined when nothing needs writing. Disabling leaves a trigger
+ * that some form already disables alone; enabling sets the breaker's form to "false" and removes every
+ * other form, so no stray `AzureWebJobs_<fn>_Disabled=1` keeps the listener off after a re-enable.
+ */
+export function switchedSettings(
+  current: Settings,
+  functionName: string,
+  disabled: boolean,
+): Settings | undefined {
+  const name = disabledSettingName(functionName);
+  const reading = readSwitch(current, functionName);
+  if (disabled) return reading.disabled ? undefined : { ...current, [name]: 'true' };
+  const strays = new Set(reading.forms.filter((n) => n !== name));
+  if (strays.size === 0 && current[name] === 'false') return undefined;
+  const kept = Object.entries(current).filter(([n]) => !strays.has(n));
+  return { ...Object.fromEntries(kept), [name]: 'false' };
 }
 
 function differingNames(expected: Settings, actual: Settings): string[] {

@@ -1,4 +1,5 @@
 import type { Logger } from '../kernel/logger';
+import { breakerFormReading } from './switchReading';
 import type { TriggerSwitch } from './triggerSwitch';
 
 export interface LocalTriggerSwitch extends TriggerSwitch {
@@ -24,7 +25,8 @@ export function makeLocalTriggerSwitch(logger: Logger): LocalTriggerSwitch {
       return Promise.resolve();
     },
     // What was last asked for: locally nothing else can tell (no settings are written).
-    isDisabled: (functionName) => Promise.resolve(requested.get(functionName)),
+    readSwitch: (functionName) =>
+      Promise.resolve(breakerFormReading(functionName, requested.get(functionName))),
     lastRequested: (functionName) => requested.get(functionName),
   };
 }

@@ -1,18 +1,29 @@
+import type { SwitchReading } from './switchReading';
+
+export { disabledSettingName } from './switchReading';
+export type { SwitchReading } from './switchReading';
+
 /**
  * Switches the guarded trigger off and on. In Azure this is the app setting
- * `AzureWebJobs.<FunctionName>.Disabled` written through ARM; locally only the soft OPEN state holds
- * the stream.
+ * `AzureWebJobs.<FunctionName>.Disabled` written through ARM (read in every form the host accepts:
+ * `switchReading.ts`); locally only the soft OPEN state holds the stream.
  */
 export interface TriggerSwitch {
-  /** Sets the trigger disabled or enabled and verifies it by reading back; throws a typed error otherwise. */
+  /**
+   * Sets the trigger disabled or enabled and verifies it by reading back; throws a typed error
+   * otherwise. Enabling removes every other form of the switch in the same write.
+   */
   setDisabled(functionName: string, disabled: boolean): Promise<void>;
-  /** Whether the trigger is disabled as far as settings say; undefined when this switch cannot tell. */
-  isDisabled(functionName: string): Promise<boolean | undefined>;
+  /** How the settings stand for the trigger; undefined when this switch cannot tell. */
+  readSwitch(functionName: string): Promise<SwitchReading | undefined>;
 }
 
-/** The app setting that disables a function (names must not contain `-` to work on Linux). */
-export function disabledSettingName(functionName: string): string {
-  return `AzureWebJobs.${functionName}.Disabled`;
+/** Whether the trigger is disabled as far as settings say; undefined when the switch cannot tell. */
+export async function isTriggerDisabled(
+  triggerSwitch: Pick<TriggerSwitch, 'readSwitch'>,
+  functionName: string,
+): Promise<boolean | undefined> {
+  return (await triggerSwitch.readSwitch(functionName))?.disabled;
 }
 
 export type ControlConfig =

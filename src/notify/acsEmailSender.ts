@@ -1,7 +1,11 @@
-import { EmailClient, type EmailClientOptions } from '@azure/communication-email';
+import {
+  EmailClient,
+  type EmailClientOptions,
+  type EmailSendOptionalParams,
+} from '@azure/communication-email';
 import type { TokenCredential } from '@azure/core-auth';
 
-import type { EmailSender } from './emailSender';
+import type { EmailMessage, EmailSender } from './emailSender';
 import { classifyAcsError } from './classifyAcsError';
 import {
   EmailConfigError,
@@ -58,11 +62,14 @@ export function makeAcsEmailSender(options: AcsEmailSenderOptions): EmailSender 
       requireRecipients(message.to);
       let poller: Awaited<ReturnType<EmailClient['beginSend']>> | undefined;
       try {
-        poller = await options.client.beginSend({
-          senderAddress: options.sender,
-          content: { subject: message.subject, plainText: message.text, html: message.html },
-          recipients: { to: message.to.map((address) => ({ address })) },
-        });
+        poller = await options.client.beginSend(
+          {
+            senderAddress: options.sender,
+            content: { subject: message.subject, plainText: message.text, html: message.html },
+            recipients: { to: message.to.map((address) => ({ address })) },
+          },
+          repeatable(message),
+        );
         // Our own loop rather than pollUntilDone: the wait is bounded and the sleep is injectable.
         for (let polls = 0; !poller.isDone(); polls++) {
           if (polls >= maxPolls)
@@ -80,6 +87,25 @@ export function makeAcsEmailSender(options: AcsEmailSenderOptions): EmailSender 
       } catch (error) {
         throw classifyAcsError(error, poller?.getOperationState().status);
       }
+    },
+  };
+}
+
+/**
+ * ACS repeatable requests (OASIS Repeatable Requests 1.0): the same Repeatability-Request-Id with the
+ * original Repeatability-First-Sent, within the 5 minutes ACS tracks, returns the first request's
+ * result without sending again; older than that ACS answers 412, and the send counts as failed.
+ */
+function repeatable(message: EmailMessage): EmailSendOptionalParams {
+  const identity = message.identity;
+  if (identity === undefined) return {};
+  return {
+    operationId: identity.messageId,
+    requestOptions: {
+      customHeaders: {
+        'Repeatability-Request-Id': identity.messageId,
+        'Repeatability-First-Sent': new Date(identity.firstAttemptAt).toUTCString(),
+      },
     },
   };
 }

@@ -52,6 +52,8 @@ export function makeSmtpEmailSender(options: SmtpEmailSenderOptions): EmailSende
           subject: message.subject,
           text: message.text,
           html: message.html,
+          // SMTP cannot deduplicate; the same Message-ID at least lets a mail client tell a repeat.
+          ...(message.identity ? { messageId: `<${message.identity.messageId}@breakwater.notice>` } : {}),
         });
         rejected = info.rejected;
       } catch (error) {

@@ -9,6 +9,7 @@ import {
   type TripRecord,
   type WindowBucket,
 } from '../breaker/breakerStore';
+import { isTriggerDisabled } from '../control/triggerSwitch';
 import { ensureError } from '../kernel/ensureError';
 import type { ProgressSnapshot } from '../processing/partitionProgress';
 import type { OperatorDeps } from './operatorDeps';
@@ -66,7 +67,10 @@ export async function readOperatorStatus(
   const [buckets, trips, triggerDisabled, deadLetters, orchestration, held] = await Promise.all([
     attempt('failure window', () => deps.store.windowBuckets(at)),
     attempt('trip history', () => deps.store.history(HISTORY_FOR_STATUS)),
-    attempt('trigger switch', async () => (await deps.triggerSwitch.isDisabled(deps.functionName)) ?? null),
+    attempt(
+      'trigger switch',
+      async () => (await isTriggerDisabled(deps.triggerSwitch, deps.functionName)) ?? null,
+    ),
     attempt('dead-letter queue', async () => (await deps.deadLetterCount()) ?? null),
     tripId === undefined
       ? null

@@ -8,6 +8,14 @@ import {
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import { setDisabledWithOutcome } from '../control/triggerSwitchOutcome';
 import type { EmailSender } from '../notify/emailSender';
+import {
+  type NoticeChannel,
+  type NoticeEntry,
+  type NoticeIdentity,
+  type NoticeLedger,
+  noticeKey,
+  noticeMessageId,
+} from '../notify/noticeLedger';
 import { isWebhookRejectedError } from '../notify/webhook/webhookErrors';
 import type { WebhookSender } from '../notify/webhook/webhookSender';
 import { ensureError } from '../kernel/ensureError';
@@ -34,6 +42,8 @@ export interface BreakerActivityDeps {
   readonly webhook?: { readonly sender: WebhookSender; readonly notices: BreakerWebhookBuilder };
   /** Held events for the trip notice and reminders; never throws (unknown comes back with its reason). */
   readonly heldBacklog?: (peekOldest: boolean) => Promise<HeldBacklog>;
+  /** What was sent per trip, kind and channel; without it a re-run after a kill sends again. */
+  readonly notices?: NoticeLedger;
 }
 
 /** A webhook the receiver refused (permanent) comes back as a value; transient failures are thrown. */
@@ -98,6 +108,43 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
     };
   };
 
+  /**
+   * Sends a notice at most once per trip, kind and channel as far as the ledger can tell: an activity
+   * killed after sending (the restart a settings write causes lands seconds later) finds it sent when
+   * run again. A kill between the send and the record still repeats it; the identity lets ACS
+   * recognise that repeat (SMTP cannot). The ledger never holds a notice back: when it cannot be read
+   * or written the notice goes out anyway, since a lost notice is worse than a second one.
+   */
+  const once = async <T>(
+    notice: BreakerNotice,
+    channel: NoticeChannel,
+    logger: Logger,
+    send: (identity: NoticeIdentity) => Promise<T>,
+    delivered: (result: T) => boolean = () => true,
+  ): Promise<T | 'already-sent'> => {
+    const key = noticeKey(notice, channel);
+    const now = deps.clock.now();
+    const ledger = deps.notices;
+    let entry: NoticeEntry | undefined;
+    try {
+      entry = ledger === undefined ? undefined : await ledger.begin(key, now);
+    } catch (error) {
+      logger.warn(`notice ledger unreadable for ${key}, sending anyway: ${ensureError(error).message}`);
+    }
+    if (entry?.sentAt !== undefined) {
+      logger.log(`${key} was sent at ${new Date(entry.sentAt).toISOString()}: not sending it again`);
+      return 'already-sent';
+    }
+    const firstAttemptAt = entry?.firstAttemptAt ?? now;
+    const result = await send({ messageId: noticeMessageId(key), firstAttemptAt });
+    if (ledger !== undefined && delivered(result)) {
+      await ledger.markSent(key, { firstAttemptAt }, deps.clock.now()).catch((error: unknown) => {
+        logger.warn(`could not record ${key} as sent: ${ensureError(error).message}`);
+      });
+    }
+    return result;
+  };
+
   // Transient failures are thrown (callActivityWithRetry tries again); permanent ones come back as values.
   const setTrigger = async (functionName: string, disabled: boolean): Promise<ControlOutcome> =>
     toControlOutcome(
@@ -144,19 +191,32 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
     },
 
     async sendEmail(notice: BreakerNotice, logger: Logger): Promise<void> {
-      await deps.email.send(deps.messages(notice, await noticeFacts(notice, logger)));
+      await once(notice, 'email', logger, async (identity) =>
+        deps.email.send({ ...deps.messages(notice, await noticeFacts(notice, logger)), identity }),
+      );
     },
 
     async sendWebhook(notice: BreakerNotice, logger: Logger): Promise<WebhookOutcome> {
       if (deps.webhook === undefined)
         return { ok: false, code: 'WEBHOOK_NOT_CONFIGURED', message: 'no webhook' };
-      try {
-        await deps.webhook.sender.send(deps.webhook.notices(notice, await noticeFacts(notice, logger)));
-        return { ok: true };
-      } catch (error) {
-        if (isWebhookRejectedError(error)) return { ok: false, code: error.code, message: error.message };
-        throw error;
-      }
+      const { sender, notices } = deps.webhook;
+      const outcome = await once(
+        notice,
+        'webhook',
+        logger,
+        async (): Promise<WebhookOutcome> => {
+          try {
+            // The receiver can deduplicate by the delivery id (the same for every attempt).
+            await sender.send(notices(notice, await noticeFacts(notice, logger)));
+            return { ok: true };
+          } catch (error) {
+            if (isWebhookRejectedError(error)) return { ok: false, code: error.code, message: error.message };
+            throw error;
+          }
+        },
+        (result) => result.ok,
+      );
+      return outcome === 'already-sent' ? { ok: true } : outcome;
     },
 
     /** Compare-and-set on the store; records approval and close facts on the trip. */

@@ -1,13 +1,13 @@
 import type { ConsumerProgress } from '../hub/consumerProgress';
 import type { BreakerStore } from '../breaker/breakerStore';
-import type { TriggerSwitch } from '../control/triggerSwitch';
+import { isTriggerDisabled, type TriggerSwitch } from '../control/triggerSwitch';
 import type { Logger } from '../kernel/logger';
 import type { Clock } from '../kernel/clock';
 import { telemetryLine } from '../kernel/telemetryNames';
 
 export interface HeartbeatDeps {
   readonly store: Pick<BreakerStore, 'getState'>;
-  readonly triggerSwitch: Pick<TriggerSwitch, 'isDisabled'>;
+  readonly triggerSwitch: Pick<TriggerSwitch, 'readSwitch'>;
   readonly deadLetterCount: () => Promise<number | undefined>;
   readonly clock: Clock;
   readonly functionName: string;
@@ -25,7 +25,7 @@ export interface HeartbeatDeps {
 export async function emitHeartbeat(deps: HeartbeatDeps, logger: Logger): Promise<void> {
   const [state, disabled, deadLetters, progress] = await Promise.all([
     deps.store.getState().catch(() => undefined),
-    deps.triggerSwitch.isDisabled(deps.functionName).catch(() => undefined),
+    isTriggerDisabled(deps.triggerSwitch, deps.functionName).catch(() => undefined),
     deps.deadLetterCount().catch(() => undefined),
     deps.consumerProgress?.().catch(() => undefined),
   ]);

@@ -23,14 +23,19 @@ export async function repairTrigger(
   logger: Logger,
 ): Promise<boolean> {
   // Undefined: this switch cannot tell (local mode, where nothing is ever written).
-  if ((await deps.triggerSwitch.isDisabled(functionName)) !== true) return false;
+  const reading = await deps.triggerSwitch.readSwitch(functionName);
+  if (reading?.disabled !== true) return false;
+  // Enabling removes every other form too: a stray one would keep the listener off.
   await deps.triggerSwitch.setDisabled(functionName, false);
+  const disabledBy = reading.disabledBy;
   logger.warn(
-    `watchdog: the breaker is CLOSED but the trigger was disabled: enabled it (trip ${tripId}); ` +
-      'a late disable after a forced reset leaves this state',
+    `watchdog: the breaker is CLOSED but the trigger was disabled (${disabledBy.join(', ')}): enabled it ` +
+      `(trip ${tripId}); a late disable after a forced reset, or a setting someone else wrote, leaves this state`,
   );
   try {
-    await deps.email.send(triggerRepaired({ to: deps.approvers, functionName, tripId, repairedAt: now }));
+    await deps.email.send(
+      triggerRepaired({ to: deps.approvers, functionName, tripId, repairedAt: now, disabledBy }),
+    );
   } catch (error) {
     logger.warn(`watchdog: could not email the repair: ${ensureError(error).message}`);
   }

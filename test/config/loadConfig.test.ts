@@ -107,6 +107,21 @@ describe('loadConfig', () => {
     ).toHaveLength(1);
   });
 
+  it('refuses a finite host retry count unless the risk is acknowledged, naming the setting', () => {
+    // After the last failed attempt the host checkpoints anyway: what that attempt had not
+    // dead-lettered (a worker restart, a timeout) is lost (platform-facts, "Finite maxRetryCount").
+    expect(problemsOf({ ...minimal, TRIGGER_RETRY_MAX_COUNT: '5' })).toEqual([
+      expect.stringMatching(
+        /^TRIGGER_RETRY_MAX_COUNT: 5 lets the host checkpoint past a batch .* set TRIGGER_RETRY_FINITE_ACKNOWLEDGED=true/,
+      ),
+    ]);
+    expect(
+      loadConfig({ ...minimal, TRIGGER_RETRY_MAX_COUNT: '5', TRIGGER_RETRY_FINITE_ACKNOWLEDGED: 'true' })
+        .triggerRetry.maxRetryCount,
+    ).toBe(5);
+    expect(loadConfig({ ...minimal, TRIGGER_RETRY_MAX_COUNT: '-1' }).triggerRetry.maxRetryCount).toBe(-1);
+  });
+
   it('accepts identity-based connections', () => {
     const { AzureWebJobsStorage: _storage, EventHubConnection: _eventHub, ...rest } = minimal;
     const config = loadConfig({

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeArmTriggerSwitch } from '../../src/control/armTriggerSwitch';
-import type { TriggerSwitch } from '../../src/control/triggerSwitch';
+import { isTriggerDisabled, type TriggerSwitch } from '../../src/control/triggerSwitch';
 import {
   isTriggerSwitchPermissionError,
   isTriggerSwitchRequestError,
@@ -73,19 +73,42 @@ describe('ARM trigger switch (real @azure/arm-appservice client, local HTTPS ARM
     expect(JSON.parse(put?.body ?? '{}')).toEqual({ properties: { ...OTHERS, [KEY]: 'true' } });
     expect(put?.query.get('api-version')).toMatch(/^\d{4}-\d{2}-\d{2}/);
     expect(put?.headers.authorization).toBe('Bearer test-token');
-    await expect(sw.isDisabled(FN)).resolves.toBe(true);
+    await expect(isTriggerDisabled(sw, FN)).resolves.toBe(true);
   });
 
   it('enables by writing "false" (kept visible), which status reads as enabled', async () => {
     arm.setSettings({ ...OTHERS, [KEY]: 'true' });
     await sw.setDisabled(FN, false);
     expect(arm.settings()).toEqual({ ...OTHERS, [KEY]: 'false' });
-    await expect(sw.isDisabled(FN)).resolves.toBe(false);
+    await expect(isTriggerDisabled(sw, FN)).resolves.toBe(false);
+  });
+
+  it('enables by removing every other form of the switch in the same read-merge-write', async () => {
+    const strays = {
+      [`AzureWebJobs_${FN}_Disabled`]: '1',
+      [`azurewebjobs.${FN.toLowerCase()}.disabled`]: 'false',
+    };
+    arm.setSettings({ ...OTHERS, ...strays });
+    await expect(isTriggerDisabled(sw, FN)).resolves.toBe(true);
+    await sw.setDisabled(FN, false);
+    expect(methods()).toEqual(['POST', 'POST', 'PUT', 'POST']);
+    expect(arm.settings()).toEqual({ ...OTHERS, [KEY]: 'false' });
+    await expect(sw.readSwitch(FN)).resolves.toEqual({
+      disabled: false,
+      disabledBy: [],
+      forms: [KEY],
+    });
+  });
+
+  it('does not write a disable when another form already disables the trigger', async () => {
+    arm.setSettings({ ...OTHERS, [`AzureWebJobs_${FN}_Disabled`]: 'TRUE' });
+    await sw.setDisabled(FN, true);
+    expect(methods()).toEqual(['POST']);
   });
 
   it('reads an absent setting as enabled', async () => {
     arm.setSettings(OTHERS);
-    await expect(sw.isDisabled(FN)).resolves.toBe(false);
+    await expect(isTriggerDisabled(sw, FN)).resolves.toBe(false);
   });
 
   it('does not write (and so does not restart the app) when the value is already set', async () => {
@@ -165,7 +188,7 @@ describe('ARM trigger switch (real @azure/arm-appservice client, local HTTPS ARM
 
   it('turns a network failure into a transient error', async () => {
     const closed = switchFor(`https://127.0.0.1:${await freePort()}`);
-    const error = await caught(closed.isDisabled(FN));
+    const error = await caught(isTriggerDisabled(closed, FN));
     expect(isTriggerSwitchTransientError(error)).toBe(true);
     expect(error).toMatchObject({ statusCode: undefined });
   });
@@ -177,14 +200,14 @@ describe('ARM trigger switch (real @azure/arm-appservice client, local HTTPS ARM
       logger: silentLogger,
       endpoint: arm.url,
     });
-    const error = await caught(untrusted.isDisabled(FN));
+    const error = await caught(isTriggerDisabled(untrusted, FN));
     expect(error.message).toMatch(/certificate/i);
     expect(arm.requests).toHaveLength(0);
   });
 
   it('turns 404 (wrong app name) into a permanent request error', async () => {
     arm.failNext('list', 404);
-    const error = await caught(sw.isDisabled(FN));
+    const error = await caught(isTriggerDisabled(sw, FN));
     expect(isTriggerSwitchRequestError(error)).toBe(true);
     expect(error).toMatchObject({ code: 'TRIGGER_SWITCH_FAILED', retryable: false });
     expect(error.message).toContain('AZURE_FUNCTIONAPP_NAME');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { makeLocalTriggerSwitch } from '../../src/control/localTriggerSwitch';
+import { isTriggerDisabled } from '../../src/control/triggerSwitch';
 
 function recordingLogger() {
   const lines: string[] = [];
@@ -14,10 +15,10 @@ describe('local trigger switch', () => {
   it('only logs that the soft OPEN state holds the stream, and remembers the last value', async () => {
     const { lines, logger } = recordingLogger();
     const sw = makeLocalTriggerSwitch(logger);
-    await expect(sw.isDisabled('ProcessSensorEvents')).resolves.toBeUndefined();
+    await expect(isTriggerDisabled(sw, 'ProcessSensorEvents')).resolves.toBeUndefined();
     await sw.setDisabled('ProcessSensorEvents', true);
     expect(lines.join('\n')).toMatch(/soft OPEN state is holding the stream/);
-    await expect(sw.isDisabled('ProcessSensorEvents')).resolves.toBe(true);
+    await expect(isTriggerDisabled(sw, 'ProcessSensorEvents')).resolves.toBe(true);
     await sw.setDisabled('ProcessSensorEvents', false);
     expect(sw.lastRequested('ProcessSensorEvents')).toBe(false);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { breakerFormReading } from '../../src/control/switchReading';
 import type { TriggerSwitch } from '../../src/control/triggerSwitch';
 import {
   TriggerSwitchPermissionError,
@@ -9,11 +10,11 @@ import { failedOutcome, setDisabledWithOutcome } from '../../src/control/trigger
 
 const failingWith = (error: Error): TriggerSwitch => ({
   setDisabled: () => Promise.reject(error),
-  isDisabled: () => Promise.resolve(undefined),
+  readSwitch: () => Promise.resolve(undefined),
 });
 const working: TriggerSwitch = {
   setDisabled: () => Promise.resolve(),
-  isDisabled: () => Promise.resolve(true),
+  readSwitch: (fn) => Promise.resolve(breakerFormReading(fn, true)),
 };
 
 describe('trigger switch outcome (for the orchestration activity)', () => {

@@ -33,6 +33,12 @@ const compare = (a: readonly number[], b: readonly number[]) => {
 };
 
 describe('host.json', () => {
+  it('checkpoints after every batch (batchCheckpointFrequency 1): a higher value lets a graceful shutdown checkpoint past a held batch', () => {
+    // The newest extension checkpoints un-checkpointed work on graceful shutdown; with a frequency above
+    // 1 that point can lie past a batch the retry policy is holding (platform-facts, Event Hubs trigger).
+    expect(host.extensions?.eventHubs?.batchCheckpointFrequency).toBe(1);
+  });
+
   it('pins the extension bundle to 4.28.0 or later: older bundles checkpoint past a held batch on shutdown', () => {
     expect(host.extensionBundle?.id).toBe('Microsoft.Azure.Functions.ExtensionBundle');
     const { lower, upper } = parseRange(host.extensionBundle?.version ?? '');

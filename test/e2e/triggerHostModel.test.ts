@@ -76,10 +76,11 @@ describe('the trigger host model', () => {
     await host.tick();
     await host.tick(); // not due yet: nothing runs
     expect(seen).toHaveLength(1);
-    clock.advance(1_000);
-    await host.tick(); // retry 1 after 1 s, still failing
-    clock.advance(2_000);
-    await host.tick(); // retry 2 after 2 s, downstream back
+    // The host's delays: min + r·2^(n−1)·min with r in [0.8, 1.2), so at most 2.2 s, then 3.4 s.
+    clock.advance(2_200);
+    await host.tick(); // retry 1, still failing
+    clock.advance(3_400);
+    await host.tick(); // retry 2, downstream back
     expect(seen.map((s) => [s.sequences, s.retry])).toEqual([
       [[0, 1, 2], 0],
       [[0, 1, 2], 1],

@@ -11,6 +11,8 @@ import { type EventHubsExtension, TriggerHostModel } from '../../sim/host/trigge
 const seen: { instance: string; partition: string; sequences: number[]; retry: number }[] = [];
 const world = {
   failing: new Set<string>(),
+  /** `instance/partition` pairs whose invocations throw (one owner failing, another not). */
+  failingOn: new Set<string>(),
   settings: 1,
   changeSettingsDuring: undefined as string | undefined,
 };
@@ -44,6 +46,8 @@ beforeAll(() => {
         world.settings++; // e.g. the breaker's ARM write, while this invocation runs
       }
       if (world.failing.has(partition)) throw new Error('downstream down');
+      if (world.failingOn.has(`${context.invocationId.split('-')[0] ?? '?'}/${partition}`))
+        throw new Error('this instance cannot reach the downstream');
     },
   });
 });
@@ -51,6 +55,7 @@ beforeAll(() => {
 function setup(options: { partitions?: number; instances?: number; extension?: EventHubsExtension } = {}) {
   seen.length = 0;
   world.failing.clear();
+  world.failingOn.clear();
   const restarts: string[] = [];
   const hub = new EventHubModel(options.partitions ?? 1);
   for (let i = 0; i < 6 * hub.partitionCount; i++)
@@ -125,10 +130,11 @@ describe('a partition moving while its batch is retried', () => {
     world.failing.add('0');
     await host.tick(); // i0: [0,1,2] throws, retry pending
     expect(host.stealPartition('0')).toBe('i1');
-    clock.advance(1_000);
+    // Retry n is due min + r·2^(n−1)·min later, r in [0.8, 1.2): at most 2.2 s, then 3.4 s.
+    clock.advance(2_200);
     await host.tick(); // i0 retries (1), i1 starts from the checkpoint: overlapping invocations
     world.failing.clear();
-    clock.advance(2_000);
+    clock.advance(3_400);
     await host.tick(); // i0's retry succeeds (no checkpoint: ownership lost); i1's retry succeeds
     expect(runs()).toEqual([
       ['i0', '0', [0, 1, 2], 0],
@@ -139,6 +145,28 @@ describe('a partition moving while its batch is retried', () => {
     ]);
     expect(host.checkpoint('0')).toBe(3);
     expect(host.instances.all.map((i) => i.pending.size)).toEqual([0, 0]);
+  });
+});
+
+describe('a partition moving while its old owner retries (platform-facts: "Partition moves during a retry")', () => {
+  it("freezes the old owner's balancing (its other partitions move too) and its late retry checkpoints backwards", async () => {
+    const { host } = setup({ partitions: 2, instances: 1 });
+    world.failingOn.add('i0/0');
+    await host.tick(); // i0: partition 0 [0,1,2] throws (retry pending), partition 1 [0,1,2] ok
+    expect(host.stealPartition('0')).toBe('i1');
+    // i0 renews no lease while its retry loop waits: partition 1 lapses and i1 takes it as well.
+    expect([host.instances.ownerOf('0'), host.instances.ownerOf('1')]).toEqual(['i1', 'i1']);
+    await host.tick(); // i1: partition 0 [0,1,2] ok, partition 1 [3,4,5] ok
+    await host.tick(); // i1: partition 0 [3,4,5] ok
+    expect(host.checkpoint('0')).toBe(6);
+    world.failingOn.clear();
+    clock.advance(2_200);
+    await host.tick(); // i0's retry finally succeeds and writes its checkpoint: behind i1's
+    expect(host.backwardsCheckpoints).toEqual([{ partitionId: '0', at: clock.now(), to: 3 }]);
+    expect(host.checkpoint('0')).toBe(3);
+    await host.tick(); // i1 reads from the moved-back checkpoint: [3,4,5] again (duplicates, not loss)
+    expect(runs().slice(-1)).toEqual([['i1', '0', [3, 4, 5], 0]]);
+    expect(host.checkpoint('0')).toBe(6);
   });
 });
 
@@ -154,7 +182,7 @@ describe('timeouts and crashes', () => {
     ]);
     expect([host.checkpoint('0'), host.checkpoint('1'), host.checkpoint('2')]).toEqual([0, 3, 0]);
     expect(restarts).toEqual(['worker restarted']);
-    clock.advance(1_000);
+    clock.advance(2_200); // the first retry: min + r·min, r in [0.8, 1.2)
     await host.tick();
     expect(seen.slice(3).map((s) => [s.partition, s.sequences, s.retry])).toEqual([
       ['0', [0, 1, 2], 1],
@@ -169,7 +197,7 @@ describe('timeouts and crashes', () => {
     await host.tick(); // i0: 0 ok, 2 pending; i1: 1 ok
     world.failing.clear();
     host.crashNextInvocation('0');
-    clock.advance(1_000);
+    clock.advance(2_200); // the first retry of partition 2 is due
     await host.tick();
     expect(host.invocations.slice(3).map((i) => [i.instanceId, i.partitionId, i.outcome])).toEqual([
       ['i0', '2', 'crashed'],

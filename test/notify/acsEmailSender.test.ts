@@ -55,6 +55,30 @@ beforeEach(() => {
 });
 
 describe('ACS email sender (real EmailClient, local HTTPS endpoint)', () => {
+  it('repeats a notice with the same repeatability id and first-sent time: ACS sends it once', async () => {
+    const identity = {
+      messageId: '3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e',
+      firstAttemptAt: Date.now() - 60_000,
+    };
+    await senderWith().send({ ...message, identity });
+    await senderWith().send({ ...message, identity }); // a re-run after the activity was killed
+    expect(acs.sent).toHaveLength(1);
+    const post = acs.requests.find((r) => r.method === 'POST');
+    expect(post?.headers['repeatability-request-id']).toBe(identity.messageId);
+    expect(post?.headers['repeatability-first-sent']).toBe(new Date(identity.firstAttemptAt).toUTCString());
+    expect(post?.headers['operation-id']).toBe(identity.messageId);
+  });
+
+  it('is refused (412) when the first attempt is older than the 5 minutes ACS tracks', async () => {
+    const identity = {
+      messageId: '3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4f',
+      firstAttemptAt: Date.now() - 6 * 60_000,
+    };
+    const error = await caught(senderWith().send({ ...message, identity }));
+    expect(error.message).toMatch(/412/);
+    expect(acs.sent).toHaveLength(0);
+  });
+
   it('sends with a connection string (HMAC auth) and polls the operation until it succeeds', async () => {
     acs.scriptPolls(['Running', 'Running', 'Succeeded']);
     await senderWith().send(message);

@@ -1,4 +1,5 @@
 import { durableOrchestrationControl } from '../../src/orchestration/durableOrchestrationControl';
+import { breakerFormReading } from '../../src/control/switchReading';
 import type { TriggerSwitch } from '../../src/control/triggerSwitch';
 import type { OperatorPolicy } from '../../src/operator/operatorDeps';
 import { registerOperator } from '../../src/operator/registerOperator';
@@ -41,7 +42,7 @@ export function memoryTriggerSwitch(): MemoryTriggerSwitch {
       disabled.set(fn, value);
       return Promise.resolve();
     },
-    isDisabled: (fn) => Promise.resolve(disabled.get(fn) ?? false),
+    readSwitch: (fn) => Promise.resolve(breakerFormReading(fn, disabled.get(fn) ?? false)),
   };
   return sw;
 }

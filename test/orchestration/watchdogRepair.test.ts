@@ -55,7 +55,9 @@ describe('watchdog: CLOSED but the trigger disabled', () => {
     });
     expect(triggerSwitch.disabled.get(FN)).toBe(false);
     expect(logger.warnings).toEqual([
-      expect.stringMatching(/CLOSED but the trigger was disabled: enabled it/),
+      expect.stringMatching(
+        /CLOSED but the trigger was disabled \(AzureWebJobs\.ProcessSensorEvents\.Disabled=true\): enabled it/,
+      ),
     ]);
     expect(email.sent).toHaveLength(1);
     expect(email.sent[0]).toMatchObject({ to: ['oncall@example.test'] });

@@ -1,3 +1,4 @@
+import { breakerFormReading } from '../../src/control/switchReading';
 import type { TriggerSwitch } from '../../src/control/triggerSwitch';
 
 /**
@@ -32,6 +33,7 @@ export function scriptedTriggerSwitch(): ScriptedTriggerSwitch {
       disabled.set(functionName, value);
       return Promise.resolve();
     },
-    isDisabled: (functionName) => Promise.resolve(disabled.get(functionName)),
+    readSwitch: (functionName) =>
+      Promise.resolve(breakerFormReading(functionName, disabled.get(functionName))),
   };
 }

@@ -9,13 +9,13 @@ import { BlobServiceClient } from '@azure/storage-blob';
 import { CHECKPOINT_CONTAINER, checkpointPrefix } from '../../src/hub/checkpoints';
 import { GUARDED_FUNCTION_NAME } from '../../src/config/appConfig';
 import { settings } from '../../src/config/settings';
+import { readSwitch } from '../../src/control/switchReading';
 import { makeAppClient } from '../appClient';
 import type { VerifyTarget } from '../target';
 import type { AzdValues } from './azdEnvironment';
 import { AzureSetupError } from './azureSetupError';
 import { readSigningKey } from './keyVaultSecret';
 
-const DISABLED = `AzureWebJobs.${GUARDED_FUNCTION_NAME}.Disabled`;
 const FAULT_SETTING = 'FAULT_SWITCH_ENABLED';
 
 /**
@@ -87,8 +87,7 @@ export async function createAzureTarget(azd: AzdValues, credential: TokenCredent
     pass: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined),
     createProducer: () =>
       new EventHubProducerClient(azd.EVENTHUB_FULLY_QUALIFIED_NAMESPACE, azd.EVENTHUB_NAME, credential),
-    triggerDisabled: async () =>
-      ['true', '1'].includes((await readSettings())[DISABLED]?.trim().toLowerCase() ?? ''),
+    triggerDisabled: async () => readSwitch(await readSettings(), GUARDED_FUNCTION_NAME).disabled,
     async enableFaultSwitch() {
       await writeSetting(FAULT_SETTING, 'true');
       return `OK ${FAULT_SETTING}=true set on ${site} for this run (the app restarts; it was ${previousFault ?? 'unset'})`;

@@ -8,6 +8,8 @@ export interface TriggerRepairedInput {
   readonly functionName: string;
   readonly tripId: string;
   readonly repairedAt: number;
+  /** The settings (`name=value`) that disabled the trigger, as found. */
+  readonly disabledBy: readonly string[];
 }
 
 /** Sent when the watchdog found the breaker CLOSED with the trigger still disabled, and enabled it. */
@@ -21,7 +23,8 @@ export function triggerRepaired(input: TriggerRepairedInput): EmailMessage {
         kind: 'paragraph',
         text:
           'The breaker was CLOSED after this trip, yet the trigger was still disabled (for example a ' +
-          'disable that landed after a forced reset). Nothing would have switched it on again, so the ' +
+          'disable that landed after a forced reset, or a form of the switch someone else set). Nothing ' +
+          'would have switched it on again, so the ' +
           `watchdog enabled it at ${formatTime(input.repairedAt)}. Processing resumes from the checkpoint.`,
       },
       {
@@ -29,6 +32,7 @@ export function triggerRepaired(input: TriggerRepairedInput): EmailMessage {
         rows: [
           ['Function', input.functionName],
           ['Trip id', input.tripId],
+          ['Disabled by', input.disabledBy.join(', ')],
         ],
       },
     ],

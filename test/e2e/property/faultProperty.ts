@@ -6,7 +6,13 @@ import { applyOperatorFaults, operatorFaultsArbitrary } from './operatorFaults';
 import { outageViolations, type ScheduleFacts } from '../invariants/outageInvariants';
 import type { RedisWorld } from '../worlds/redisWorld';
 import { runScenario, type ScenarioPlan, type ScenarioReport } from '../../../sim/world/scenario';
-import { arrangeDuplicateStarts, hostFaultsArbitrary, lastHostFault } from './hostFaults';
+import {
+  arrangeDuplicateStarts,
+  arrangeTiming,
+  hostFaultsArbitrary,
+  lastHostFault,
+  type TimingCounts,
+} from './hostFaults';
 import type { OrderingMode } from '../../../src/processing/ordering';
 import { orderingOf, useOrdering } from '../../../sim/world/orderingInWorld';
 
@@ -57,6 +63,7 @@ export async function runSchedule(
   redisWorld: RedisWorld,
   arbitrary: DrawnSchedule,
   run: string,
+  timingCounts: TimingCounts = { lateTimers: 0, earlyTimers: 0 },
 ): Promise<{ readonly report: ScenarioReport; readonly problems: string[] }> {
   const { world } = redisWorld;
   const { base, outages, crashes, storeOutage, host } = arbitrary;
@@ -68,6 +75,7 @@ export async function runSchedule(
     lastHostFault(host),
   );
   arrangeDuplicateStarts(world, host);
+  arrangeTiming(world, host.timing, timingCounts);
   const plan: ScenarioPlan = {
     ...base,
     ...host,
@@ -125,7 +133,8 @@ export async function checkNoEventLost(
   let trips = 0;
   let storeOutages = 0;
   let forcedResets = 0;
-  const seenHost = { restarts: 0, moves: 0 };
+  const seenHost = { restarts: 0, moves: 0, delayedRestarts: 0, backwards: 0, killedActivities: 0 };
+  const timingCounts: TimingCounts = { lateTimers: 0, earlyTimers: 0 };
   const orderings = new Set<OrderingMode>();
   const switching = { failed: false }; // a world without fresh modules cannot restart: one ordering
   await fc.assert(
@@ -135,7 +144,11 @@ export async function checkNoEventLost(
       if (!(await useOrdering(redisWorld.world, runNumber % 2 === 1 ? 'key' : 'partition')))
         switching.failed = true;
       orderings.add(orderingOf(redisWorld.world));
-      const { report, problems } = await runSchedule(redisWorld, arbitrary, run);
+      const redeliveriesBefore = redisWorld.world.durable.redeliveries.length;
+      const { report, problems } = await runSchedule(redisWorld, arbitrary, run, timingCounts);
+      seenHost.delayedRestarts += report.host.restartDelays.filter((d) => d > 0).length;
+      seenHost.backwards += report.host.backwardsCheckpoints.length;
+      seenHost.killedActivities += redisWorld.world.durable.redeliveries.length - redeliveriesBefore;
       trips += report.orchestrationIds.length;
       seenHost.restarts += report.host.restarts.length;
       seenHost.moves += report.host.instances.moves;
@@ -155,7 +168,9 @@ export async function checkNoEventLost(
   console.log(
     `property (${options.runPrefix}): ${runNumber} schedules run, seed ${options.seed}, ${trips} trips, ` +
       `${storeOutages} store outages, ${forcedResets} forced resets, ${seenHost.restarts} host restarts, ` +
-      `${seenHost.moves} partition moves, ordering ${[...orderings].join(' and ')}`,
+      `${seenHost.moves} partition moves, ordering ${[...orderings].join(' and ')}; ` +
+      `${seenHost.delayedRestarts} delayed restarts, ${seenHost.killedActivities} activities killed and re-delivered, ` +
+      `${seenHost.backwards} backwards checkpoints, ${timingCounts.lateTimers} late and ${timingCounts.earlyTimers} early timers`,
   );
   // The schedules must actually exercise the breaker and the store outages, not only quiet runs.
   expect(trips).toBeGreaterThan(0);

@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+
+/** The channels a breaker notice goes out on. */
+export const NOTICE_CHANNELS = ['email', 'webhook'] as const;
+export type NoticeChannel = (typeof NOTICE_CHANNELS)[number];
+
+/** What the ledger holds for one notice on one channel. */
+export interface NoticeEntry {
+  /** When the first attempt began (ACS repeatability needs the first-sent time of a repeated request). */
+  readonly firstAttemptAt: number;
+  /** Set once a send completed: a re-run after a kill sends nothing again. */
+  readonly sentAt?: number;
+}
+
+/**
+ * A durable record per trip, kind and channel of the notices sent. The activity that sends can be killed
+ * half-way by the restart its own trip's settings write causes, and the extension runs it again.
+ */
+export interface NoticeLedger {
+  /** Records an attempt about to start; returns the entry as it stands (an earlier first attempt kept). */
+  begin(key: string, at: number): Promise<NoticeEntry>;
+  markSent(key: string, entry: NoticeEntry, at: number): Promise<void>;
+}
+
+/** What a sender can pass to its provider so the provider itself can recognise a repeat. */
+export interface NoticeIdentity {
+  /** A GUID derived from the key: the same for every attempt of the same notice. */
+  readonly messageId: string;
+  readonly firstAttemptAt: number;
+}
+
+/** `<trip>/<kind>[-<n>]/<channel>`: one entry per trip, kind (reminders by number) and channel. */
+export function noticeKey(
+  notice: { readonly tripId: string; readonly kind: string; readonly reminder?: number },
+  channel: NoticeChannel,
+): string {
+  const kind = notice.reminder === undefined ? notice.kind : `${notice.kind}-${notice.reminder}`;
+  return `${notice.tripId}/${kind}/${channel}`;
+}
+
+/** A deterministic GUID (version-4 layout) from a ledger key. */
+export function noticeMessageId(key: string): string {
+  const h = createHash('sha256').update(key).digest('hex');
+  const variant = ((parseInt(h.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
