@@ -5,6 +5,7 @@ import type { BreakerPolicy } from '../../src/breaker/breakerPolicy';
 import { readableTrips } from '../../src/breaker/breakerStore';
 import { failures, type OpenStore, T0, testPolicy, uniqueName } from './breakerStoreFixture';
 import { breakerStoreTripContract } from './breakerStoreTripContract';
+import { tripRuleCases } from './tripRuleCases';
 
 /**
  * The one contract every BreakerStore adapter passes (docs/breaker-store.md). Time is passed explicitly,
@@ -126,5 +127,6 @@ export function breakerStoreContract(adapter: string, open: OpenStore) {
     });
 
     breakerStoreTripContract(fresh);
+    tripRuleCases(fresh);
   });
 }
