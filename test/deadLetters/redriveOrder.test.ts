@@ -18,7 +18,7 @@ import { testAppEnv } from '../support/appEnv';
 import { memoryBreakerStore } from '../support/memoryBreakerStore';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 
-// Issue 14: dead letters of one key are redriven in sequence order, and a redriven event never
+// Dead letters of one key are redriven in sequence order, and a redriven event never
 // overwrites a newer state. The queue hands messages over in any order, so redriving one dead letter
 // first redrives the earlier pending dead letters of its partition (every key lives in one partition).
 const env = testAppEnv('ro');
