@@ -112,8 +112,8 @@ async function run(
  * Dead-lettering vs holding on an outage, in one run: the same workload and outage through the host model,
  * the real handler, processor and Table breaker store (app defaults: more than 100 failures in 30 s, 4
  * attempts per event, host re-runs 5 s → 30 s). "Before" is OUTAGE_POLICY=dead-letter with
- * FAIL_FAST_AFTER=0, the processing of the previous release. Downstream calls are counted from the first failure until every
- * instance holds (OPEN seen through the state cache), and over the whole outage.
+ * FAIL_FAST_AFTER=0, the processing of the previous release. Downstream calls are counted from the first
+ * failure until every instance holds (OPEN seen through the state cache), and over the whole outage.
  */
 export const outageSection: BenchSection = {
   title: `Downstream calls during an outage, before vs after holding (${PARTITIONS} partitions, ${EVENTS_PER_SECOND} events/s, ${DOWN_SECONDS} s down, host model)`,
