@@ -40,8 +40,6 @@ export class RedriveFailedError extends Error {
   override readonly name = 'RedriveFailedError';
 }
 
-export const isRedriveFailedError = (e: unknown): e is RedriveFailedError => e instanceof RedriveFailedError;
-
 export type RedriveOutcome = 'redriven' | 'already-redriven' | 'deferred' | 'parked' | 'refused';
 
 /**

@@ -13,7 +13,7 @@ import type { SensorReading } from '../../src/hub/sensorReading';
 import { blobDeadLetterArchive } from '../../src/deadLetters/deadLetterArchive';
 import { queueRedriveDeferral } from '../../src/deadLetters/redriveDeferral';
 import { queueRedriveRefusal } from '../../src/deadLetters/redriveRefusal';
-import { isRedriveFailedError, makeRedriveHandler } from '../../src/deadLetters/redriveHandler';
+import { RedriveFailedError, makeRedriveHandler } from '../../src/deadLetters/redriveHandler';
 import { testAppEnv } from '../support/appEnv';
 import { memoryBreakerStore } from '../support/memoryBreakerStore';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
@@ -127,7 +127,7 @@ describe('redrive keeps the order of a key', () => {
     const error = await Promise.resolve(handler(sink)(JSON.stringify(letters[1]), context())).catch(
       (e: unknown) => e,
     );
-    expect(isRedriveFailedError(error)).toBe(true);
+    expect(error).toBeInstanceOf(RedriveFailedError);
     expect(order).toEqual([]);
     expect(await container.getBlobClient(letters[1]!.blobName).exists()).toBe(true);
   });
