@@ -1,0 +1,597 @@
+/*
+ * Breakwater's breaker protocol, for SPIN: every interleaving of the trigger, the orchestration and its
+ * activities, the watchdog, the host's restarts, the operator, the hub's retention and the retention guard.
+ * model/README.md explains each abstraction and how the properties map to the guarantees (G1, G3, G5, G7).
+ *
+ * Each step names the product code that does it: `@code <name>` is a function (or method) in src/, checked
+ * by test/model/modelLists.test.ts; `@planned <name>` is a step of a design still being built (the retention
+ * guard, maintenance mode), modelled from its issue text, and checked to be absent until it lands.
+ *
+ * Compile-time switches (0 = today's code):
+ *   OLD_SKIPPED_DISABLE  last round's orchestrator: a skipped disable ends the episode and leaves the
+ *                        trigger as it is (before "a superseded disable makes sure the trigger is enabled")
+ *   KILL_ANY_ACTIVITY    a restart kills the activity in flight whatever it is (the slow restart: old
+ *                        instances keep running, then die mid-work), the email activity included
+ *   STRAY_FORMS          someone sets another form of the switch (AzureWebJobs_<fn>_Disabled, or "1")
+ *   APP_READS_ALL_FORMS  the app reads and clears every form of the switch, as the host reads them
+ *   NOBODY_APPROVES      the operator never approves nor resets (the unattended trip)
+ *   STORAGE_DOWN_WHOLE_MARGIN  the guard's storage is down for the whole margin (the documented limit)
+ */
+
+#ifndef OLD_SKIPPED_DISABLE
+#define OLD_SKIPPED_DISABLE 0
+#endif
+#ifndef KILL_ANY_ACTIVITY
+#define KILL_ANY_ACTIVITY 0
+#endif
+#ifndef STRAY_FORMS
+#define STRAY_FORMS 0
+#endif
+#ifndef APP_READS_ALL_FORMS
+#define APP_READS_ALL_FORMS 0
+#endif
+#ifndef NOBODY_APPROVES
+#define NOBODY_APPROVES 0
+#endif
+#ifndef STORAGE_DOWN_WHOLE_MARGIN
+#define STORAGE_DOWN_WHOLE_MARGIN 0
+#endif
+
+#ifndef RETENTION
+#define RETENTION 1   /* the hub's clock runs: retention, margin, the guard */
+#endif
+#ifndef F_OUTAGE
+#define F_OUTAGE 0
+#endif
+#ifndef F_STORE
+#define F_STORE 0
+#endif
+#ifndef F_MOVE
+#define F_MOVE 0
+#endif
+#ifndef F_EDIT
+#define F_EDIT 0
+#endif
+#ifndef F_FORCE
+#define F_FORCE 0
+#endif
+#ifndef F_MANUAL
+#define F_MANUAL 0
+#endif
+#ifndef F_MAINT
+#define F_MAINT 0
+#endif
+
+#define NEV 2          /* events in the one partition, all enqueued at time 0, the last one poison */
+#ifndef MAXTRIP
+#define MAXTRIP 2
+#endif
+#define THRESHOLD 1    /* CLOSED trips when the window holds more than this; HALF_OPEN at the first */
+
+/* The lists the product declares too (the test compares them). */
+mtype:bstate = { CLOSED, OPEN, HALF_OPEN };
+mtype:phase = { opening, disabling, notifying, awaiting_approval, resuming, probation, closed, superseded };
+mtype:outcome = { switched, soft, failed };
+mtype:activity = { openTrip, disableTrigger, enableTrigger, sendEmail, sendWebhook, transition, resetWindow, readState };
+
+/* An event's fate (G1): still in the hub, or one of the four ends; LOST only if the hub expired it waiting. */
+#define WAITING 0
+#define PROCESSED 1
+#define DEAD_LETTERED 2
+#define SAVED 3
+#define LOST 4
+
+/* The durable instance of a trip. */
+#define I_NONE 0
+#define I_RUNNING 1
+#define I_DONE 2
+#define I_STOPPED 3
+
+/* Hub time, coarse: events young, oldest past retention minus the margin, expired. */
+#define YOUNG 0
+#define MARGIN 1
+#define EXPIRED 2
+
+/* ---- the breaker store (Redis or Table; restarts empty at most once) ---- */
+mtype:bstate st = CLOSED;
+byte st_trip = 0;
+byte win = 0;            /* failures in the window, saturating at THRESHOLD + 1 */
+byte trips = 0;          /* trip ids handed out (newTripId: unique even across a store restart) */
+
+/* ---- the switch: the app settings the host reads at start ---- */
+bool sw_dot = false;     /* AzureWebJobs.<fn>.Disabled = "true" (what the app writes) */
+bool sw_stray = false;   /* any other form set: AzureWebJobs_<fn>_Disabled, or the value "1" */
+bool maint = false;      /* maintenance mode: consumption stopped on purpose */
+
+/* ---- the host ---- */
+bool listening = true;   /* the listener, as the setting read at the last host start says */
+bool restart_pending = false;
+byte owner = 0;          /* instance that owns the partition (it moves at most once) */
+bool busy[2];            /* an invocation or its retry loop lives on that instance */
+bool inv_killed[2];
+bool trig_starting[MAXTRIP + 1]; /* the tripping invocation is starting the orchestration (the grace) */
+
+/* ---- the hub ---- */
+byte ev[NEV];
+byte cp = 0;             /* checkpoint: the next event the listener reads */
+byte clock = YOUNG;
+bool up = true;          /* the downstream */
+
+/* ---- the orchestrations, one per trip ---- */
+byte inst[MAXTRIP + 1];
+byte ogen[MAXTRIP + 1];       /* bumped when an instance is terminated: its process stops */
+byte live_of[MAXTRIP + 1];    /* generation + 1 of the execution running trip t's episode (G3), 0: none */
+byte pend[MAXTRIP + 1];       /* an ARM write an activity has decided on but not made: 1 disable, 2 enable */
+mtype:phase ph[MAXTRIP + 1];
+bool approval_raised[MAXTRIP + 1];
+bool accepted[MAXTRIP + 1];
+bool window_reset[MAXTRIP + 1];
+byte first_notices[MAXTRIP + 1];
+bool act_run[MAXTRIP + 1];
+bool act_killed[MAXTRIP + 1];
+
+/* ---- the retention guard ---- */
+bool g_done = false;     /* a full pass completed once the oldest event is within the margin */
+bool g_run = false;
+bool g_killed = false;
+
+/* ---- fault budgets of the environment and the operator: each happens at most once, and only in the
+   runs that enable it (F_* = 1; the check runs several such groups, see model/README.md) ---- */
+bool b_outage = !F_OUTAGE;
+bool b_store = !F_STORE;
+bool b_move = !F_MOVE;
+bool b_stray = !STRAY_FORMS;
+bool b_edit = !F_EDIT;
+bool b_force = !F_FORCE;
+bool b_manual = !F_MANUAL;
+bool b_maint = !F_MAINT;
+
+#define host_disabled (sw_dot || sw_stray)
+#if APP_READS_ALL_FORMS
+#define app_reads_disabled (sw_dot || sw_stray)
+#define clear_switch { sw_dot = false; sw_stray = false }
+#else
+#define app_reads_disabled (sw_dot)
+#define clear_switch { sw_dot = false }
+#endif
+#define all_done ((ev[0] == PROCESSED || ev[0] == DEAD_LETTERED) && (ev[1] == PROCESSED || ev[1] == DEAD_LETTERED))
+#define waiting_exists (ev[0] == WAITING || ev[1] == WAITING)
+#define saved_exists (ev[0] == SAVED || ev[1] == SAVED)
+
+/* G1: the checkpoint never passes an event still waiting in the hub. */
+inline check_g1() {
+  assert(!(ev[0] == WAITING && cp > 0));
+  assert(!(ev[1] == WAITING && cp > 1));
+  assert(ev[0] != LOST && ev[1] != LOST) /* G7 */
+}
+
+/* A host start after a settings change (the host and the sim's restartHost): invocations and retry loops
+   die without a checkpoint, activities in flight die and are re-run by the durable extension, and the
+   listener reads the switch again. */
+inline host_restart() {
+  restart_pending = false;
+  inv_killed[0] = busy[0]; inv_killed[1] = busy[1];
+  act_killed[1] = act_run[1];
+#if MAXTRIP > 1
+  act_killed[2] = act_run[2];
+#endif
+ 
+  g_killed = g_run;
+  listening = !host_disabled
+}
+
+/* Every app-settings write restarts the host. Today's model (as the simulator): at once, killing what is
+   in flight, which is the activity that wrote. KILL_ANY_ACTIVITY: later, killing whatever runs then. */
+inline settings_written() {
+#if KILL_ANY_ACTIVITY
+  restart_pending = true
+#else
+  host_restart()
+#endif
+}
+
+/* Trip t's orchestration start, by its starter (@code startBreakerOrchestration): a read of the instance,
+   then startNew. `restart_stopped`: the watchdog starts again over a failed or terminated instance. */
+inline start_orchestration(t, restart_stopped) {
+  if
+  :: inst[t] == I_NONE || (restart_stopped && inst[t] == I_STOPPED) ->
+     inst[t] = I_RUNNING; run Orch(t, ogen[t])
+  :: else -> skip
+  fi
+}
+
+/* An activity body: marks it in flight; a restart before it returns kills it and durable runs it again. */
+#define act_begin(t) act_run[t] = true; act_killed[t] = false
+#define act_end(t, again) atomic { act_run[t] = false; if :: act_killed[t] -> goto again :: else -> skip fi }
+
+/* ================================ the orchestration ================================ */
+
+/* @code breakerOrchestrator: one per trip; durable, so it survives restarts; each activity may be
+   killed and run again. Termination (forced reset) bumps ogen[t] and ends the process. */
+proctype Orch(byte t; byte g) {
+  mtype:bstate s;
+  byte ct;
+  bool skipped;
+  bool moved;
+  atomic { assert(live_of[t] != g + 1) /* G3: one orchestration per trip */; live_of[t] = g + 1 }
+  {
+    ph[t] = opening;
+    /* @code openTrip */
+a_open:
+    atomic { act_begin(t); s = st; ct = st_trip };
+    act_end(t, a_open);
+    if
+    :: ct != t || s == CLOSED -> ph[t] = superseded; goto finished
+    :: ct == t && s == HALF_OPEN -> ph[t] = resuming; s = CLOSED; ct = 0; goto enabling
+    :: ct == t && s == OPEN -> ph[t] = disabling; s = CLOSED; ct = 0
+    fi;
+
+    /* @code disableTrigger: re-reads the store before the ARM write; @code setDisabled writes only
+       when the value differs (a re-run after the restart its write caused writes nothing). */
+a_disable:
+    atomic { act_begin(t); skipped = !(st == OPEN && st_trip == t); if :: !skipped -> pend[t] = 1 :: else -> skip fi };
+    if
+    :: !skipped -> atomic { pend[t] = 0; if :: !sw_dot -> sw_dot = true; settings_written() :: else -> skip fi }
+    :: else -> skip
+    fi;
+    act_end(t, a_disable);
+    if
+    :: skipped ->
+#if OLD_SKIPPED_DISABLE
+       ph[t] = superseded; goto finished
+#else
+       /* A superseded disable makes sure the trigger is enabled (@code enableTrigger, record false):
+          an earlier attempt may have written it before the restart killed that attempt. */
+a_undo:
+       atomic { act_begin(t); skipped = (st == OPEN) };
+       if
+       :: !skipped && !maint -> atomic { if :: app_reads_disabled -> clear_switch; settings_written() :: else -> skip fi }
+       :: else -> skip
+       fi;
+       act_end(t, a_undo);
+       ph[t] = superseded; goto finished
+#endif
+    :: else -> skip
+    fi;
+
+    ph[t] = notifying;
+    /* @code sendEmail: the trip notice (the first notice, G3) */
+a_notice:
+#if KILL_ANY_ACTIVITY
+    act_begin(t);
+    atomic { first_notices[t]++; assert(first_notices[t] <= 1) /* G3: one first notice */ };
+    act_end(t, a_notice);
+#else
+    atomic { first_notices[t]++; assert(first_notices[t] <= 1) };
+#endif
+
+    /* @code awaitApproval: only an Approval carrying this trip id ends the wait */
+    ph[t] = awaiting_approval;
+end_await:
+    atomic { approval_raised[t] -> accepted[t] = true; ph[t] = resuming };
+
+    /* @code transition OPEN -> HALF_OPEN (compare-and-set; idempotent on a re-run) */
+a_half:
+    atomic {
+      act_begin(t);
+      moved = (st == OPEN && st_trip == t) || (st == HALF_OPEN && st_trip == t);
+      if :: moved -> st = HALF_OPEN :: else -> skip fi
+    };
+    act_end(t, a_half);
+    if
+    :: !moved ->
+       /* @code readState; the store forgot every trip: @code resumeAfterLostStore */
+       if
+       :: st == CLOSED && st_trip == 0 ->
+          !saved_exists; /* @planned drainSaved */
+a_lost:
+          atomic { act_begin(t); skipped = (st == OPEN) };
+          if
+          :: !skipped && !maint -> atomic { assert(accepted[t]) /* G5 */; if :: app_reads_disabled -> clear_switch; settings_written() :: else -> skip fi }
+          :: else -> skip
+          fi;
+          act_end(t, a_lost);
+          if :: skipped -> ph[t] = superseded :: else -> ph[t] = closed fi;
+          goto finished
+       :: else -> ph[t] = superseded; goto finished
+       fi
+    :: else -> skip
+    fi;
+
+    /* @code resetWindow: G5, the window is emptied before the listener starts again */
+a_reset:
+    atomic { act_begin(t); win = 0; window_reset[t] = true };
+    act_end(t, a_reset);
+
+enabling:
+    /* @planned drainSaved: saved events reach the sink before the trigger is enabled */
+    !saved_exists;
+    /* @code enableTrigger: never while the store is OPEN; maintenance keeps the trigger off (@planned maintenance) */
+a_enable:
+    atomic { act_begin(t); skipped = (st == OPEN); if :: !skipped && !maint -> pend[t] = 2 :: else -> skip fi };
+    if
+    :: !skipped && !maint ->
+       atomic {
+         pend[t] = 0;
+         /* G5: only after this trip's approval, and with the window emptied first */
+         assert(accepted[t] && window_reset[t]);
+         if :: app_reads_disabled -> clear_switch; settings_written() :: else -> skip fi
+       }
+    :: else -> skip
+    fi;
+    act_end(t, a_enable);
+    if :: skipped -> ph[t] = superseded; goto finished :: else -> skip fi;
+    ph[t] = probation;
+
+    /* the probation timer, then @code readState and @code transition HALF_OPEN -> CLOSED */
+a_close:
+    atomic {
+      act_begin(t);
+      if
+      :: st == HALF_OPEN && st_trip == t -> st = CLOSED; ph[t] = closed
+      :: else -> ph[t] = superseded
+      fi
+    };
+    act_end(t, a_close);
+finished:
+    skip
+  } unless { ogen[t] != g };
+  /* Terminating an instance stops its orchestrator, not an activity already running: a write it had
+     decided on still lands (the late disable after a forced reset that the watchdog repairs). */
+  atomic {
+    if
+    :: pend[t] == 1 -> pend[t] = 0; if :: !sw_dot -> sw_dot = true; settings_written() :: else -> skip fi
+    :: pend[t] == 2 -> pend[t] = 0; if :: app_reads_disabled -> clear_switch; settings_written() :: else -> skip fi
+    :: else -> skip
+    fi;
+    if :: ogen[t] == g -> inst[t] = I_DONE; live_of[t] = 0 :: else -> skip fi
+  }
+}
+
+/* ================================ the trigger ================================ */
+
+/* @code makeBatchProcessor on instance `me`: one invocation at a time per owner; a batch held by the retry
+   policy (maxRetryCount -1) is re-run from memory until it completes or a restart kills its loop. */
+proctype Owner(byte me) {
+  byte lo;
+  byte hi;
+  byte i;
+  bool fail;
+  byte tripped;
+end_idle:
+  do
+  :: atomic {
+       listening && owner == me && !busy[me] && cp < NEV && clock != EXPIRED ->
+       busy[me] = true; inv_killed[me] = false; lo = cp;
+       if :: hi = NEV :: lo + 1 < NEV -> hi = lo + 1 fi   /* batch size */
+     };
+again:
+     /* @code check: the cached gate; OPEN throws CircuitOpenError before touching any event (G4) */
+     atomic {
+       if
+       :: inv_killed[me] -> busy[me] = false; goto next
+       :: !inv_killed[me] && st == OPEN -> goto held
+       :: else -> skip
+       fi
+     };
+     /* @code makeTryBatchEvents: each event written to the idempotent sink; the last event is poison */
+     atomic {
+       if :: inv_killed[me] -> busy[me] = false; goto next :: else -> skip fi;
+       fail = false;
+       i = lo;
+       do
+       :: i < hi && i == NEV - 1 -> i++               /* poison: dead-lettered when the batch completes */
+       :: i < hi && i < NEV - 1 && up -> if :: ev[i] == WAITING || ev[i] == SAVED -> ev[i] = PROCESSED :: else -> skip fi; i++
+       :: i < hi && i < NEV - 1 && !up -> fail = true; i++
+       :: i >= hi -> i = 0; break
+       od
+     };
+     tripped = 0;
+     if
+     :: fail ->
+        /* @code recordFailures: one atomic round trip; CLOSED/HALF_OPEN -> OPEN for exactly one caller */
+        atomic {
+          if :: inv_killed[me] -> busy[me] = false; goto next :: else -> skip fi;
+          if :: win <= THRESHOLD -> win++ :: else -> skip fi;
+          if
+          :: trips < MAXTRIP && ((st == CLOSED && win > THRESHOLD) || st == HALF_OPEN) ->
+             trips++; st = OPEN; st_trip = trips; tripped = trips; trig_starting[tripped] = true
+          :: else -> skip
+          fi;
+        };
+        if
+        :: tripped != 0 ->
+           /* @code notifyTripped -> @code startBreakerOrchestration (the trigger's start) */
+           atomic { if :: !inv_killed[me] -> start_orchestration(tripped, false) :: else -> skip fi; trig_starting[tripped] = false }
+        :: else -> skip
+        fi;
+        goto held /* @code decideBatch: outage-like failures hold the batch, open or not */
+     :: else -> skip
+     fi;
+     /* the batch completes: the poison event is dead-lettered, then the host checkpoints (from the old
+        owner after a move too: a late checkpoint, possibly behind the new owner's) */
+     atomic {
+       if :: inv_killed[me] -> busy[me] = false; goto next :: else -> skip fi;
+       if :: hi == NEV && ev[NEV - 1] != PROCESSED -> ev[NEV - 1] = DEAD_LETTERED :: else -> skip fi;
+       if :: clock != EXPIRED -> cp = hi :: else -> skip fi;
+       busy[me] = false;
+       check_g1()
+     };
+     goto next;
+held:
+     /* the retry policy re-runs the batch after a delay; the checkpoint holds */
+     atomic { if :: inv_killed[me] -> busy[me] = false; goto next :: else -> goto again fi };
+next:
+     atomic { lo = 0; hi = 0; i = 0; fail = false; tripped = 0 }
+  od
+}
+
+/* A restart that takes its time (KILL_ANY_ACTIVITY): it comes some time after the write. */
+proctype Restarter() {
+end_r:
+  do
+  :: atomic { restart_pending -> host_restart() }
+  od
+}
+
+/* ================================ the watchdog ================================ */
+
+/* @code runWatchdog: each tick reads the store; OPEN/HALF_OPEN without a live orchestration gets one
+   (after the grace: never racing the trigger's own start); CLOSED after a trip with the trigger
+   disabled and no live orchestration gets it enabled (@code repairTrigger), unless in maintenance. */
+proctype Watchdog() {
+  mtype:bstate s;
+  byte t;
+end_w:
+  do
+  :: atomic {
+       s = st; t = st_trip;
+       if
+       :: t == 0 -> skip
+       :: t != 0 && s != CLOSED -> !trig_starting[t]; start_orchestration(t, true)
+       :: t != 0 && s == CLOSED ->
+          if
+          :: inst[t] != I_RUNNING && !maint && app_reads_disabled -> clear_switch; settings_written()
+          :: else -> skip
+          fi
+       fi;
+       s = CLOSED; t = 0
+     }
+  od
+}
+
+/* ================================ the retention guard ================================ */
+
+/* @planned saveBeforeRetention: once the oldest waiting event is within the margin, save what waits
+   behind the checkpoint into the app's own storage, then move the checkpoint past what is saved; a
+   restart mid-save runs it again (saving twice is harmless). Saved events are drained to the sink once
+   the downstream is back and the breaker is not OPEN (@planned drainSaved). */
+proctype Guard() {
+  byte lo;
+  byte i;
+end_g:
+  do
+  :: atomic { clock == MARGIN && !g_done -> g_run = true; g_killed = false; lo = cp };
+     /* saved idempotently (a save cut short by a restart is made again) */
+     atomic {
+#if STORAGE_DOWN_WHOLE_MARGIN
+       false;
+#endif
+       i = lo;
+       do
+       :: i < NEV -> if :: ev[i] == WAITING -> ev[i] = SAVED :: else -> skip fi; i++
+       :: i >= NEV -> break
+       od
+     };
+     atomic {
+       g_run = false;
+       if
+       :: g_killed -> skip  /* runs again on the next tick */
+       :: else -> cp = NEV; g_done = true; check_g1()
+       fi;
+       lo = 0; i = 0
+     }
+  :: atomic {
+       up && st != OPEN && saved_exists ->
+       if :: ev[0] == SAVED -> ev[0] = PROCESSED :: else -> skip fi;
+       if :: ev[1] == SAVED -> ev[1] = DEAD_LETTERED :: else -> skip fi
+     }
+  od
+}
+
+/* ================================ the world ================================ */
+
+/* The downstream, the store, the partition's owner, the hub's clock and stray settings. */
+proctype Env() {
+end_e:
+  do
+  :: atomic { !b_outage -> b_outage = true; up = false }
+  :: atomic { !up -> up = true }
+  :: atomic { !b_store -> b_store = true; st = CLOSED; st_trip = 0; win = 0 } /* Redis restarts empty */
+  :: atomic { !b_move -> b_move = true; owner = 1 - owner }                  /* a partition moves */
+#if RETENTION
+  :: atomic { clock == YOUNG -> clock = MARGIN }
+  :: atomic {
+       /* the hub deletes what passed retention. The margin covers the guard's bounded work: the
+          deadline comes only after a full pass of the guard (or never, with its storage down). */
+#if STORAGE_DOWN_WHOLE_MARGIN
+       clock == MARGIN ->
+#else
+       clock == MARGIN && g_done ->
+#endif
+       clock = EXPIRED;
+       if :: ev[0] == WAITING -> ev[0] = LOST :: else -> skip fi;
+       if :: ev[1] == WAITING -> ev[1] = LOST :: else -> skip fi;
+       check_g1()
+     }
+#endif
+#if STRAY_FORMS
+  :: atomic { !b_stray -> b_stray = true; sw_stray = true; settings_written() }
+#endif
+  od
+}
+
+/* The operator: approval links (and the reset that approves), the forced reset, a manual trip,
+   maintenance, an unrelated settings edit. */
+proctype Operator() {
+  byte t;
+  bool ok;
+end_op:
+  do
+#if !NOBODY_APPROVES
+  /* @code raiseApproval for a trip whose orchestration waits (the page refuses any other) */
+  /* (also when the store forgot every trip: the waiting trip's link still works, resumeAfterLostStore) */
+  :: atomic { ph[1] == awaiting_approval && (st_trip == 1 || st_trip == 0) && !approval_raised[1] -> approval_raised[1] = true }
+#if MAXTRIP > 1
+  :: atomic { ph[2] == awaiting_approval && (st_trip == 2 || st_trip == 0) && !approval_raised[2] -> approval_raised[2] = true }
+#endif
+  /* @code forceClose: window emptied, compare-and-set to CLOSED, the orchestration ended, trigger enabled */
+  :: atomic { !b_force && st != CLOSED && st_trip != 0 -> b_force = true; t = st_trip; win = 0 };
+     atomic {
+       ok = (st != CLOSED && st_trip == t);
+       if :: ok -> st = CLOSED :: else -> skip fi
+     };
+     if
+     :: ok ->
+        atomic { if :: inst[t] == I_RUNNING -> inst[t] = I_STOPPED; ogen[t]++ :: else -> skip fi };
+        atomic { if :: !maint && app_reads_disabled -> clear_switch; settings_written() :: else -> skip fi }
+     :: else -> skip
+     fi
+#endif
+  /* @code openManually then the trip's start (@code makeTripHandler) */
+  :: atomic {
+       !b_manual && st != OPEN && trips < MAXTRIP ->
+       b_manual = true; trips++; st = OPEN; st_trip = trips; start_orchestration(trips, false)
+     }
+  /* @planned enterMaintenance / @planned leaveMaintenance: a supported stop that the watchdog respects */
+  :: atomic { !b_maint && !maint -> b_maint = true; maint = true; if :: !sw_dot -> sw_dot = true; settings_written() :: else -> skip fi }
+  :: atomic { maint -> maint = false; if :: st != OPEN && app_reads_disabled -> clear_switch; settings_written() :: else -> skip fi }
+  /* an unrelated app-settings edit: the host restarts */
+  :: atomic { !b_edit -> b_edit = true; settings_written() }
+  od
+}
+
+init {
+  atomic {
+    ph[1] = opening;
+#if MAXTRIP > 1
+    ph[2] = opening;
+#endif
+    run Owner(0);
+#if F_MOVE
+    run Owner(1);
+#endif
+    run Watchdog(); run Guard(); run Env(); run Operator();
+#if KILL_ANY_ACTIVITY
+    run Restarter();
+#endif
+  }
+}
+
+/* Liveness: with the downstream back and every waiting orchestration approved (weak fairness: the
+   operator, the watchdog and the world each act when they can), the breaker ends CLOSED, the trigger
+   enabled and listening, and every event processed or dead-lettered. */
+ltl live { <> [] (st == CLOSED && !host_disabled && listening && !maint && all_done) }
+
+/* With nobody approving, the guard saves what waits once the margin is reached, before any expiry. */
+ltl guard_saves { [] ((clock == MARGIN && waiting_exists) -> <> (!waiting_exists && clock != EXPIRED)) }
