@@ -25,7 +25,7 @@ interface OutageConfig {
   readonly settings: Record<string, string>;
 }
 
-/** Issue 14 "before": outage failures dead-lettered while CLOSED, every event of a batch tried. */
+/** "Before": outage failures dead-lettered while CLOSED, every event of a batch tried. */
 const configs: readonly OutageConfig[] = [
   {
     label: 'before',
@@ -109,11 +109,11 @@ async function run(
 }
 
 /**
- * Issue 14, before vs after in one run: the same workload and outage through the host model, the real
- * handler, processor and Table breaker store (app defaults: more than 100 failures in 30 s, 4 attempts
- * per event, host re-runs 5 s → 30 s). "Before" is OUTAGE_POLICY=dead-letter with FAIL_FAST_AFTER=0,
- * the processing of the previous release. Downstream calls are counted from the first failure until
- * every instance holds (OPEN seen through the state cache), and over the whole outage.
+ * Dead-lettering vs holding on an outage, in one run: the same workload and outage through the host model,
+ * the real handler, processor and Table breaker store (app defaults: more than 100 failures in 30 s, 4
+ * attempts per event, host re-runs 5 s → 30 s). "Before" is OUTAGE_POLICY=dead-letter with
+ * FAIL_FAST_AFTER=0, the processing of the previous release. Downstream calls are counted from the first
+ * failure until every instance holds (OPEN seen through the state cache), and over the whole outage.
  */
 export const outageSection: BenchSection = {
   title: `Downstream calls during an outage, before vs after holding (${PARTITIONS} partitions, ${EVENTS_PER_SECOND} events/s, ${DOWN_SECONDS} s down, host model)`,

@@ -57,7 +57,7 @@ function keyModeWrites(batch: readonly ReceivedEvent[]) {
 }
 
 /**
- * The batch processor with the real Table sink on Azurite behind a fixed network delay (issue 15): today's
+ * The batch processor with the real Table sink on Azurite behind a fixed network delay: today's
  * serial loop (ORDERING=partition: every reading, one at a time), key mode with the defaults, and the
  * ceiling: the same writes key mode makes, all at once, in no order. Then key mode with the breaker on
  * (the store-backed gate, Table store, state cached 1 s) against off, batch pairs interleaved.

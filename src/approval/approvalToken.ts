@@ -26,9 +26,6 @@ export class ApprovalTokenSigningError extends Error {
   override readonly name = 'ApprovalTokenSigningError';
 }
 
-export const isApprovalTokenSigningError = (e: unknown): e is ApprovalTokenSigningError =>
-  e instanceof ApprovalTokenSigningError;
-
 /** Signs with the current key. `randomBytes` is injectable so tests can pin the nonce. */
 export function signApprovalToken(
   request: ApprovalTokenRequest,

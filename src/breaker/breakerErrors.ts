@@ -21,10 +21,3 @@ export class BreakerStoreUnavailableError extends Error {
   readonly code = 'BREAKER_STORE_UNAVAILABLE';
   override readonly name = 'BreakerStoreUnavailableError';
 }
-
-export const isBreakerStoreCorruptError = (e: unknown): e is BreakerStoreCorruptError =>
-  e instanceof BreakerStoreCorruptError;
-export const isInvalidTransitionError = (e: unknown): e is InvalidTransitionError =>
-  e instanceof InvalidTransitionError;
-export const isBreakerStoreUnavailableError = (e: unknown): e is BreakerStoreUnavailableError =>
-  e instanceof BreakerStoreUnavailableError;

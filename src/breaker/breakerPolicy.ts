@@ -1,4 +1,4 @@
-import type { BreakerStateName, WindowBucket } from './breakerStore';
+import type { BreakerStateName, TripCause, WindowBucket } from './breakerStore';
 
 /** The numbers a breaker store decides with; every adapter applies the same policy. */
 export interface BreakerPolicy {
@@ -52,9 +52,23 @@ export function windowOf(
 export const failuresIn = (window: readonly WindowBucket[]): number =>
   window.reduce((sum, b) => sum + b.failures, 0);
 
-/** The failures a state tolerates before it trips (CLOSED: threshold, HALF_OPEN: probation); OPEN none. */
-export const limitFor = (policy: BreakerPolicy, state: BreakerStateName): number | undefined =>
-  state === 'CLOSED' ? policy.threshold : state === 'HALF_OPEN' ? policy.probationThreshold : undefined;
+/**
+ * The trip rule, defined once: a record trips the breaker when the failures in the window, this
+ * record's included, exceed what the state tolerates (CLOSED: `threshold`, HALF_OPEN, the probation
+ * after an approval: `probationThreshold`); OPEN never trips again. Returns the trip's cause, or
+ * `undefined` when the record does not trip. The Table and memory stores call it; the Redis store
+ * decides inside its Lua script (the trip must be atomic with the count) and the table-driven cases
+ * in test/breaker/tripRuleCases.ts hold every store to this function.
+ */
+export function tripCause(
+  policy: Pick<BreakerPolicy, 'threshold' | 'probationThreshold'>,
+  state: BreakerStateName,
+  failuresInWindow: number,
+): Exclude<TripCause, 'manual'> | undefined {
+  if (state === 'CLOSED') return failuresInWindow > policy.threshold ? 'threshold' : undefined;
+  if (state === 'HALF_OPEN') return failuresInWindow > policy.probationThreshold ? 'probation' : undefined;
+  return undefined;
+}
 
 export interface BreakerConfig {
   readonly store: 'table' | 'redis';

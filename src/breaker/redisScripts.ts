@@ -121,6 +121,8 @@ else
 end
 -- The key lives one window past its last write: memory stays bounded once failures stop.
 redis.call('PEXPIRE', KEYS[1], bucketMs * (buckets + 1))
+-- The trip rule, tripCause in breakerPolicy.ts, written here again because the trip must be atomic
+-- with the count; test/breaker/tripRuleCases.ts runs the same cases through this script and tripCause.
 local limit = nil
 if state == 'CLOSED' then limit = threshold elseif state == 'HALF_OPEN' then limit = probation end
 local tripped = 0

@@ -5,7 +5,7 @@ import type { TableClient } from '@azure/data-tables';
 import { type FailureSample, sampleOf } from '../kernel/failureSample';
 import { assertAllowedTransition } from './allowedTransitions';
 import { BreakerStoreCorruptError } from './breakerErrors';
-import { type BreakerPolicy, bucketOf, bucketsInWindow, limitFor, windowOf } from './breakerPolicy';
+import { type BreakerPolicy, bucketOf, bucketsInWindow, tripCause, windowOf } from './breakerPolicy';
 import { type BreakerStore, readableTrips, type RecordResult, type TripRecord } from './breakerStore';
 import { newTripId as defaultNewTripId } from './newTripId';
 import { parseTripForUpdate } from './parseTripRecord';
@@ -96,11 +96,9 @@ export function makeTableBreakerStore(deps: TableBreakerStoreDeps): TableBreaker
     let snapshot = first;
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
       const { state, tripId } = snapshot.state;
-      const limit = limitFor(policy, state);
-      if (limit === undefined || sum <= limit)
-        return { failuresInWindow: sum, state, tripped: false, tripId };
+      const cause = tripCause(policy, state, sum);
+      if (cause === undefined) return { failuresInWindow: sum, state, tripped: false, tripId };
       const id = newTripId(now);
-      const cause = state === 'CLOSED' ? 'threshold' : 'probation';
       const trip: TripRecord = {
         tripId: id,
         cause,

@@ -36,9 +36,9 @@ export interface ProcessingConfig {
   readonly sinkTable: string;
   readonly deadLetterContainer: string;
   readonly deadLetterQueue: string;
-  /** Hold, isolate and fail fast on outage-like failures (issue 14). */
+  /** Hold, isolate and fail fast on outage-like failures, so an outage dead-letters nothing. */
   readonly outage: OutageHandling;
-  /** Concurrent across keys, in order within a key (issue 15). */
+  /** Concurrent across keys, in order within a key. */
   readonly ordering: Ordering;
 }
 

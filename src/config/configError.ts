@@ -15,7 +15,3 @@ export class ConfigError extends Error {
     );
   }
 }
-
-export function isConfigError(error: unknown): error is ConfigError {
-  return error instanceof ConfigError;
-}

@@ -64,11 +64,3 @@ export class TriggerSwitchRequestError extends TriggerSwitchError {
 }
 
 export const isTriggerSwitchError = (e: unknown): e is TriggerSwitchError => e instanceof TriggerSwitchError;
-export const isTriggerSwitchPermissionError = (e: unknown): e is TriggerSwitchPermissionError =>
-  e instanceof TriggerSwitchPermissionError;
-export const isTriggerSwitchTransientError = (e: unknown): e is TriggerSwitchTransientError =>
-  e instanceof TriggerSwitchTransientError;
-export const isTriggerSwitchVerificationError = (e: unknown): e is TriggerSwitchVerificationError =>
-  e instanceof TriggerSwitchVerificationError;
-export const isTriggerSwitchRequestError = (e: unknown): e is TriggerSwitchRequestError =>
-  e instanceof TriggerSwitchRequestError;

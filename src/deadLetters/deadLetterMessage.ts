@@ -36,9 +36,6 @@ export class InvalidDeadLetterMessageError extends Error {
   override readonly name = 'InvalidDeadLetterMessageError';
 }
 
-export const isInvalidDeadLetterMessageError = (e: unknown): e is InvalidDeadLetterMessageError =>
-  e instanceof InvalidDeadLetterMessageError;
-
 /** The queue trigger hands over parsed JSON (or text when it is not JSON): accept both. */
 export function parseDeadLetterMessage(input: unknown): DeadLetterMessage {
   let value = input;

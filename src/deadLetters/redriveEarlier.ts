@@ -29,7 +29,7 @@ export type EarlierResult =
 
 /**
  * Redrives, oldest first, the dead letters of the message's partition that came before it and are still
- * pending (issue 14: the queue hands messages over in any order, but a key's events must reach the sink
+ * pending (the queue hands messages over in any order, but a key's events must reach the sink
  * in sequence order, and every key lives in one partition). One that still fails stops the walk, so the
  * message itself is not written before it. Poison is skipped: it can never be written, and its own
  * message parks it. An earlier letter's own message later finds its body gone ("already redriven").

@@ -40,8 +40,6 @@ export class RedriveFailedError extends Error {
   override readonly name = 'RedriveFailedError';
 }
 
-export const isRedriveFailedError = (e: unknown): e is RedriveFailedError => e instanceof RedriveFailedError;
-
 export type RedriveOutcome = 'redriven' | 'already-redriven' | 'deferred' | 'parked' | 'refused';
 
 /**
@@ -61,7 +59,7 @@ export type RedriveOutcome = 'redriven' | 'already-redriven' | 'deferred' | 'par
  * names are not the ones the store wrote for it (another letter's body, a `../` path) goes to the
  * poison queue at once with the reason, and no blob is read, written or deleted.
  *
- * Order (issue 14): before its own event, a redrive writes the earlier pending dead letters of the same
+ * Order: before its own event, a redrive writes the earlier pending dead letters of the same
  * partition, oldest first (`redriveEarlier`), so a key's dead letters reach the sink in sequence order
  * whatever order the queue delivers them in; the sink's newest-wins rule keeps a redriven event from
  * overwriting a newer state that normal processing wrote meanwhile.

@@ -5,5 +5,3 @@ export class InjectedFaultError extends Error {
   /** Read by classifyError like a storage 503, so the breaker counts it as the outage it simulates. */
   readonly statusCode = 503;
 }
-
-export const isInjectedFaultError = (e: unknown): e is InjectedFaultError => e instanceof InjectedFaultError;

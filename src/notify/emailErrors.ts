@@ -25,11 +25,6 @@ export class EmailRejectedError extends EmailError {
   override readonly name = 'EmailRejectedError';
 }
 
-export const isEmailError = (e: unknown): e is EmailError => e instanceof EmailError;
-export const isEmailConfigError = (e: unknown): e is EmailConfigError => e instanceof EmailConfigError;
-export const isEmailDeliveryError = (e: unknown): e is EmailDeliveryError => e instanceof EmailDeliveryError;
-export const isEmailRejectedError = (e: unknown): e is EmailRejectedError => e instanceof EmailRejectedError;
-
 /** Checked when a sender is built, so a bad setting fails at start-up rather than at the first trip. */
 export function requireSender(sender: string): void {
   if (sender.trim() === '')

@@ -35,7 +35,7 @@ export interface OperatorStatus {
   readonly deadLetters: number | null;
   /** Store reachability as seen by this read (G6: an outage is surfaced, not hidden). */
   readonly store: { readonly ok: boolean; readonly error?: string };
-  /** Held batches and re-runs per partition on this instance (issue 14); null without processing here. */
+  /** Held batches and re-runs per partition on this instance (outage or stuck); null without processing. */
   readonly progress: ProgressSnapshot | null;
   readonly problems: readonly string[];
 }

@@ -3,7 +3,7 @@ import { html, type SafeHtml } from '../web/html';
 import type { ProgressSnapshot } from '../processing/partitionProgress';
 
 /**
- * Held batches and re-runs per partition, as the instance serving the page sees them (issue 14). A
+ * Held batches and re-runs per partition, as the instance serving the page sees them. A
  * stuck partition (held over and over for a reason that is not an outage) is marked.
  */
 export function partitionTable(p: ProgressSnapshot | null): SafeHtml {

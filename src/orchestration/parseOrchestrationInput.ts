@@ -6,9 +6,6 @@ export class InvalidOrchestrationInputError extends Error {
   override readonly name = 'InvalidOrchestrationInputError';
 }
 
-export const isInvalidOrchestrationInputError = (e: unknown): e is InvalidOrchestrationInputError =>
-  e instanceof InvalidOrchestrationInputError;
-
 export function parseOrchestrationInput(value: unknown): BreakerOrchestrationInput {
   if (typeof value !== 'object' || value === null)
     throw new InvalidOrchestrationInputError('input is not an object');

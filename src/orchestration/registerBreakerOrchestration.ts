@@ -62,9 +62,6 @@ export class InvalidActivityInputError extends Error {
   override readonly name = 'InvalidActivityInputError';
 }
 
-export const isInvalidActivityInputError = (e: unknown): e is InvalidActivityInputError =>
-  e instanceof InvalidActivityInputError;
-
 function asString(value: unknown, what: string): string {
   if (typeof value !== 'string' || value === '')
     throw new InvalidActivityInputError(`${what} must be a string`);

@@ -2,7 +2,10 @@ import type { DeadLetterReason } from '../deadLetters/deadLetter';
 import type { HoldReason } from './errors';
 import type { EventOutcome } from './eventOutcome';
 
-/** What to do with outage-like failures: `hold` (default) or, as before issue 14, `dead-letter`. */
+/**
+ * What to do with outage-like failures: `hold` (default), or `dead-letter` (each failure dead-lettered
+ * as it happens, the old behaviour the bench compares with).
+ */
 export const outagePolicies = ['hold', 'dead-letter'] as const;
 export type OutagePolicy = (typeof outagePolicies)[number];
 
@@ -44,11 +47,11 @@ export type BatchDecision =
   | { readonly action: 'hold'; readonly reason: HoldReason; readonly why: string };
 
 /**
- * Decides a run from its outcomes (issue 14). Poison and failures about the event itself are always
+ * Decides a run from its outcomes. Poison and failures about the event itself are always
  * dead-lettered when the batch completes. Outage-like failures (and events not tried because of them):
  * - on the last run a finite retry policy allows: dead-lettered as `retries-exhausted` (never lost);
  * - with the `dead-letter` policy: the batch is held only while the circuit is open, else they are
- *   dead-lettered as `failed` (the behaviour before issue 14);
+ *   dead-lettered as `failed` (the old behaviour the bench compares with);
  * - while the circuit is open (after recording this batch's failures): held, so G4 holds;
  * - after `isolateAfterReruns` re-runs, when every event was tried (or waited behind a failure of its
  *   key) and the downstream took other writes during this run: they failed alone, and are dead-lettered

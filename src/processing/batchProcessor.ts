@@ -37,9 +37,9 @@ export interface BatchProcessorDeps {
   readonly clock: Clock;
   readonly retry: EventRetryOptions;
   readonly batchDeadlineMs: number;
-  /** Hold, isolate and fail fast (issue 14); defaults to `defaultOutageHandling`. */
+  /** Hold, isolate and fail fast on outage-like failures; defaults to `defaultOutageHandling`. */
   readonly outage?: OutageHandling;
-  /** Concurrent across keys, in order within a key (issue 15); defaults to `defaultOrdering`. */
+  /** Concurrent across keys, in order within a key; defaults to `defaultOrdering`. */
   readonly ordering?: Ordering;
   /** Held batches and re-runs per partition, for the status page; optional. */
   readonly progress?: PartitionProgress;

@@ -34,7 +34,7 @@ export const stuckHoldReasons: readonly HoldReason[] = ['failing-alone', 'dead-l
 
 /**
  * Thrown by the trigger to hold a batch whose failures look like an outage: the host's retry policy
- * re-runs it and the checkpoint does not advance, so nothing of it is dead-lettered (issue 14).
+ * re-runs it and the checkpoint does not advance, so nothing of it is dead-lettered.
  */
 export class BatchHeldError extends Error {
   readonly code = 'BATCH_HELD';

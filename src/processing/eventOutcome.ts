@@ -9,7 +9,7 @@ export type EventOutcome =
       readonly applied: boolean;
       readonly attempts: number;
       /**
-       * Key mode (issue 15): not written because a later reading of its key in this batch superseded
+       * Key mode: not written because a later reading of its key in this batch superseded
        * it (the event key of that reading), which was written; `applied` is false, `attempts` 0.
        */
       readonly supersededBy?: string;
@@ -29,7 +29,7 @@ export type EventOutcome =
       readonly event: ReceivedEvent;
       readonly why: string;
       /**
-       * Key mode (issue 15): not tried because an earlier event of its key failed outage-like on this
+       * Key mode: not tried because an earlier event of its key failed outage-like on this
        * run (the event key of that failure); it is held, or dead-lettered, together with it, in order.
        */
       readonly behind?: string;

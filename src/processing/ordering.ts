@@ -3,7 +3,7 @@ import type { ReceivedEvent } from '../hub/receivedEvent';
 import type { SensorReading } from '../hub/sensorReading';
 
 /**
- * Order inside a batch (issue 15): `key` (default) writes readings of different keys concurrently and
+ * Order inside a batch: `key` (default) writes readings of different keys concurrently and
  * the readings of one key strictly in sequence order; `partition` writes the batch one event after the
  * other, exactly as before, for sinks whose contract is order across a whole partition.
  */
@@ -21,7 +21,7 @@ export const defaultOrdering: Ordering = { mode: 'key', concurrency: 16 };
 
 /**
  * The key one reading is ordered by: what the sink declares, else its partition (a batch is one
- * partition, so that falls back to the order before issue 15). `undefined`: process in partition order.
+ * partition, so that falls back to partition order). `undefined`: process in partition order.
  */
 export function orderingKeyOf(
   ordering: Ordering,

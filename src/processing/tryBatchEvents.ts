@@ -5,7 +5,7 @@ import type { ReceivedEvent } from '../hub/receivedEvent';
 import { tryEventsByKey } from './tryEventsByKey';
 import { type InOrderOptions, tryEventsInOrder, type WriteAttempt } from './tryEventsInOrder';
 
-/** Tries a batch's events in the order the setting asks for (issue 15). */
+/** Tries a batch's events in the order the setting asks for (ORDERING: by key, or the whole partition). */
 export function makeTryBatchEvents(
   ordering: Ordering,
   sink: Pick<ActivitySink, 'orderingKey' | 'readingVersion' | 'writeGroup'>,

@@ -17,7 +17,7 @@ export interface ByKeyOptions extends InOrderOptions {
 
 /**
  * Tries the events of different keys concurrently (at most `concurrency` writes in flight) and the
- * events of one key strictly in sequence order (issue 15). The rules of `tryEventsInOrder` keep their
+ * events of one key strictly in sequence order. The rules of `tryEventsInOrder` keep their
  * meaning, counted in the order writes finish: after `failFastAfter` outage-like failures in a row no
  * new write starts; while such a run lasts, writes get one attempt. An outage-like failure stops its
  * own key: the later events of that key are not tried (`behind` it), so none is applied before it.

@@ -8,7 +8,8 @@ export type FailureKind = 'transient' | 'permanent';
 
 /**
  * Whom a failure is about. `outage`: any event would fail the same way now, so the batch is held behind
- * the checkpoint (issue 14). `event`: this event itself was refused, so it is dead-lettered.
+ * the checkpoint and an outage dead-letters nothing. `event`: this event itself was refused, so it is
+ * dead-lettered.
  */
 export const failureScopes = ['outage', 'event'] as const;
 export type FailureScope = (typeof failureScopes)[number];

@@ -16,5 +16,3 @@ export class HttpStatusError extends Error {
   }
 }
 // #endregion HttpStatusError
-
-export const isHttpStatusError = (e: unknown): e is HttpStatusError => e instanceof HttpStatusError;

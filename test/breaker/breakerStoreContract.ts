@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
-import { isInvalidTransitionError } from '../../src/breaker/breakerErrors';
+import { InvalidTransitionError } from '../../src/breaker/breakerErrors';
 import type { BreakerPolicy } from '../../src/breaker/breakerPolicy';
 import { readableTrips } from '../../src/breaker/breakerStore';
 import { failures, type OpenStore, T0, testPolicy, uniqueName } from './breakerStoreFixture';
 import { breakerStoreTripContract } from './breakerStoreTripContract';
+import { tripRuleCases } from './tripRuleCases';
 
 /**
  * The one contract every BreakerStore adapter passes (docs/breaker-store.md). Time is passed explicitly,
@@ -84,9 +85,9 @@ export function breakerStoreContract(adapter: string, open: OpenStore) {
         Promise.resolve()
           .then(() => store.transition(from, to, undefined, T0))
           .catch((e: unknown) => e);
-      expect(isInvalidTransitionError(await attempt('CLOSED', 'OPEN'))).toBe(true);
-      expect(isInvalidTransitionError(await attempt('HALF_OPEN', 'OPEN'))).toBe(true);
-      expect(isInvalidTransitionError(await attempt('CLOSED', 'HALF_OPEN'))).toBe(true);
+      expect(await attempt('CLOSED', 'OPEN')).toBeInstanceOf(InvalidTransitionError);
+      expect(await attempt('HALF_OPEN', 'OPEN')).toBeInstanceOf(InvalidTransitionError);
+      expect(await attempt('CLOSED', 'HALF_OPEN')).toBeInstanceOf(InvalidTransitionError);
       expect(await store.getState()).toMatchObject({ state: 'CLOSED' });
       await store.close();
     });
@@ -126,5 +127,6 @@ export function breakerStoreContract(adapter: string, open: OpenStore) {
     });
 
     breakerStoreTripContract(fresh);
+    tripRuleCases(fresh);
   });
 }

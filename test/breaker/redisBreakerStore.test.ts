@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 
-import { isBreakerStoreCorruptError } from '../../src/breaker/breakerErrors';
+import { BreakerStoreCorruptError } from '../../src/breaker/breakerErrors';
 import type { BreakerStore } from '../../src/breaker/breakerStore';
 import { breakerKeys, makeRedisBreakerStore } from '../../src/breaker/redisBreakerStore';
 import { createBreakerRedis } from '../../src/breaker/redisClient';
@@ -49,9 +49,9 @@ describe('Redis breaker store', () => {
     const { window } = breakerKeys(name);
     await admin.hset(window, String(T0 / 1000), 'lots');
     const error = await store.record(failures(1), T0).catch((e: unknown) => e);
-    expect(isBreakerStoreCorruptError(error)).toBe(true);
+    expect(error).toBeInstanceOf(BreakerStoreCorruptError);
     expect(await admin.hget(window, String(T0 / 1000))).toBe('lots');
-    expect(isBreakerStoreCorruptError(await store.windowBuckets(T0).catch((e: unknown) => e))).toBe(true);
+    expect(await store.windowBuckets(T0).catch((e: unknown) => e)).toBeInstanceOf(BreakerStoreCorruptError);
     await store.close();
   });
 
@@ -62,7 +62,8 @@ describe('Redis breaker store', () => {
     const { window } = breakerKeys(name);
     await admin.hset(window, String(T0 / 1000 + 12), 'junk'); // the bucket a call at T0 + 12 s adds to
     expect(
-      isBreakerStoreCorruptError(await store.record(failures(1), T0 + 12_000).catch((e: unknown) => e)),
+      (await store.record(failures(1), T0 + 12_000).catch((e: unknown) => e)) instanceof
+        BreakerStoreCorruptError,
     ).toBe(true);
     expect(await admin.hget(window, String(T0 / 1000))).toBe('000000000002'); // not expired half-way
     await admin.hdel(window, String(T0 / 1000 + 12));
@@ -84,8 +85,8 @@ describe('Redis breaker store', () => {
     const store = await open(name);
     await store.record(failures(1), T0);
     await admin.hset(breakerKeys(name).window, 't', 'NaN?');
-    expect(isBreakerStoreCorruptError(await store.record(failures(1), T0).catch((e: unknown) => e))).toBe(
-      true,
+    expect(await store.record(failures(1), T0).catch((e: unknown) => e)).toBeInstanceOf(
+      BreakerStoreCorruptError,
     );
     await store.close();
   });
@@ -94,9 +95,9 @@ describe('Redis breaker store', () => {
     const name = uniqueName('bad');
     const store = await open(name);
     await admin.hset(breakerKeys(name).state, 'state', 'AJAR', 'tripId', 'x', 'since', '1');
-    expect(isBreakerStoreCorruptError(await store.getState().catch((e: unknown) => e))).toBe(true);
-    expect(isBreakerStoreCorruptError(await store.record(failures(1), T0).catch((e: unknown) => e))).toBe(
-      true,
+    expect(await store.getState().catch((e: unknown) => e)).toBeInstanceOf(BreakerStoreCorruptError);
+    expect(await store.record(failures(1), T0).catch((e: unknown) => e)).toBeInstanceOf(
+      BreakerStoreCorruptError,
     );
     expect(await admin.exists(breakerKeys(name).window)).toBe(0);
     await store.close();

@@ -1,7 +1,7 @@
 import { TableClient } from '@azure/data-tables';
 import { describe, expect, inject, it } from 'vitest';
 
-import { isBreakerStoreCorruptError } from '../../src/breaker/breakerErrors';
+import { BreakerStoreCorruptError } from '../../src/breaker/breakerErrors';
 import { makeTableBreakerStore, type TableBreakerStore } from '../../src/breaker/tableBreakerStore';
 import { tripRow } from '../../src/breaker/tableRowKeys';
 import { breakerStoreContract } from './breakerStoreContract';
@@ -112,9 +112,9 @@ describe('Table breaker store', () => {
       since: 1,
     });
     const store = await open(name);
-    expect(isBreakerStoreCorruptError(await store.getState().catch((e: unknown) => e))).toBe(true);
-    expect(isBreakerStoreCorruptError(await store.record(failures(1), T0).catch((e: unknown) => e))).toBe(
-      true,
+    expect(await store.getState().catch((e: unknown) => e)).toBeInstanceOf(BreakerStoreCorruptError);
+    expect(await store.record(failures(1), T0).catch((e: unknown) => e)).toBeInstanceOf(
+      BreakerStoreCorruptError,
     );
     await store.close();
   });
@@ -146,8 +146,8 @@ describe('Table breaker store', () => {
       bucket: T0 / 1000,
       count: 'lots',
     });
-    expect(isBreakerStoreCorruptError(await store.record(failures(1), T0).catch((e: unknown) => e))).toBe(
-      true,
+    expect(await store.record(failures(1), T0).catch((e: unknown) => e)).toBeInstanceOf(
+      BreakerStoreCorruptError,
     );
     await store.close();
   });

@@ -1,4 +1,4 @@
-import { isConfigError } from '../../src/config/configError';
+import { ConfigError } from '../../src/config/configError';
 import { loadConfig } from '../../src/config/loadConfig';
 
 /** The fewest settings a local start needs; tests spread their own on top. */
@@ -15,7 +15,7 @@ export function problemsOf(env: Record<string, string>): string[] {
   try {
     loadConfig(env);
   } catch (error) {
-    if (isConfigError(error)) return error.problems.map((p) => `${p.setting}: ${p.message}`);
+    if (error instanceof ConfigError) return error.problems.map((p) => `${p.setting}: ${p.message}`);
     throw error;
   }
   throw new Error('expected a ConfigError');

@@ -3,10 +3,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeArmTriggerSwitch } from '../../src/control/armTriggerSwitch';
 import { isTriggerDisabled, type TriggerSwitch } from '../../src/control/triggerSwitch';
 import {
-  isTriggerSwitchPermissionError,
-  isTriggerSwitchRequestError,
-  isTriggerSwitchTransientError,
-  isTriggerSwitchVerificationError,
+  TriggerSwitchPermissionError,
+  TriggerSwitchRequestError,
+  TriggerSwitchTransientError,
+  TriggerSwitchVerificationError,
   type TriggerSwitchError,
 } from '../../src/control/triggerSwitchErrors';
 import { silentLogger } from '../../src/kernel/logger';
@@ -125,7 +125,7 @@ describe('ARM trigger switch (real @azure/arm-appservice client, local HTTPS ARM
       return { ...rest, A: '2' };
     });
     const error = await caught(sw.setDisabled(FN, true));
-    expect(isTriggerSwitchVerificationError(error)).toBe(true);
+    expect(error).toBeInstanceOf(TriggerSwitchVerificationError);
     expect(error).toMatchObject({
       code: 'TRIGGER_SWITCH_VERIFY_FAILED',
       retryable: true,
@@ -143,7 +143,7 @@ describe('ARM trigger switch (real @azure/arm-appservice client, local HTTPS ARM
     arm.setSettings(OTHERS);
     arm.afterUpdate((s) => ({ ...s, NEW_SETTING: 'x' }));
     const error = await caught(sw.setDisabled(FN, true));
-    expect(isTriggerSwitchVerificationError(error)).toBe(true);
+    expect(error).toBeInstanceOf(TriggerSwitchVerificationError);
     expect(error).toMatchObject({ differingSettings: ['NEW_SETTING'] });
   });
 
@@ -153,7 +153,7 @@ describe('ARM trigger switch (real @azure/arm-appservice client, local HTTPS ARM
       arm.setSettings(OTHERS);
       arm.failNext('list', status);
       const error = await caught(sw.setDisabled(FN, true));
-      expect(isTriggerSwitchPermissionError(error)).toBe(true);
+      expect(error).toBeInstanceOf(TriggerSwitchPermissionError);
       expect(error).toMatchObject({
         code: 'TRIGGER_SWITCH_PERMISSION',
         retryable: false,
@@ -169,7 +169,7 @@ describe('ARM trigger switch (real @azure/arm-appservice client, local HTTPS ARM
     arm.setSettings(OTHERS);
     arm.failNext('update', 403);
     const error = await caught(sw.setDisabled(FN, true));
-    expect(isTriggerSwitchPermissionError(error)).toBe(true);
+    expect(error).toBeInstanceOf(TriggerSwitchPermissionError);
     expect(arm.settings()).toEqual(OTHERS);
   });
 
@@ -179,7 +179,7 @@ describe('ARM trigger switch (real @azure/arm-appservice client, local HTTPS ARM
       arm.setSettings(OTHERS);
       arm.failNext('update', status);
       const error = await caught(sw.setDisabled(FN, true));
-      expect(isTriggerSwitchTransientError(error)).toBe(true);
+      expect(error).toBeInstanceOf(TriggerSwitchTransientError);
       expect(error).toMatchObject({ code: 'TRIGGER_SWITCH_TRANSIENT', retryable: true, statusCode: status });
       // One retry layer: the SDK did not retry on its own.
       expect(methods()).toEqual(['POST', 'PUT']);
@@ -189,7 +189,7 @@ describe('ARM trigger switch (real @azure/arm-appservice client, local HTTPS ARM
   it('turns a network failure into a transient error', async () => {
     const closed = switchFor(`https://127.0.0.1:${await freePort()}`);
     const error = await caught(isTriggerDisabled(closed, FN));
-    expect(isTriggerSwitchTransientError(error)).toBe(true);
+    expect(error).toBeInstanceOf(TriggerSwitchTransientError);
     expect(error).toMatchObject({ statusCode: undefined });
   });
 
@@ -208,7 +208,7 @@ describe('ARM trigger switch (real @azure/arm-appservice client, local HTTPS ARM
   it('turns 404 (wrong app name) into a permanent request error', async () => {
     arm.failNext('list', 404);
     const error = await caught(isTriggerDisabled(sw, FN));
-    expect(isTriggerSwitchRequestError(error)).toBe(true);
+    expect(error).toBeInstanceOf(TriggerSwitchRequestError);
     expect(error).toMatchObject({ code: 'TRIGGER_SWITCH_FAILED', retryable: false });
     expect(error.message).toContain('AZURE_FUNCTIONAPP_NAME');
   });

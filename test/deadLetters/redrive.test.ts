@@ -11,11 +11,11 @@ import type { DeadLetter } from '../../src/deadLetters/deadLetter';
 import { TransientSinkError } from '../../src/sinks/errors';
 import { makeHomeActivityTableSink } from '../../src/sinks/homeActivityTableSink';
 import { blobDeadLetterArchive, PARKED_SUFFIX } from '../../src/deadLetters/deadLetterArchive';
-import { isInvalidDeadLetterMessageError } from '../../src/deadLetters/deadLetterMessage';
+import { InvalidDeadLetterMessageError } from '../../src/deadLetters/deadLetterMessage';
 import { queueRedriveDeferral } from '../../src/deadLetters/redriveDeferral';
 import { queueRedriveRefusal } from '../../src/deadLetters/redriveRefusal';
 import {
-  isRedriveFailedError,
+  RedriveFailedError,
   makeRedriveHandler,
   type RedriveDeps,
 } from '../../src/deadLetters/redriveHandler';
@@ -171,8 +171,8 @@ describe('dead letters that can never succeed are parked, not looped', () => {
   });
 
   it('a queue message that is not a dead letter throws (the poison queue is the last stop)', async () => {
-    await expect(invoke(JSON.stringify({ hello: 'world' }))).rejects.toSatisfy(
-      isInvalidDeadLetterMessageError,
+    await expect(invoke(JSON.stringify({ hello: 'world' }))).rejects.toBeInstanceOf(
+      InvalidDeadLetterMessageError,
     );
   });
 });
@@ -189,7 +189,9 @@ describe('a sink that keeps failing while CLOSED', () => {
     };
     const { text, message } = await deadLetter(jsonBody(reading({ homeId: 'home-down' })));
     const handler = makeRedriveHandler(deps({ sink: failing }));
-    await expect(handler(JSON.parse(text), new InvocationContext())).rejects.toSatisfy(isRedriveFailedError);
+    await expect(handler(JSON.parse(text), new InvocationContext())).rejects.toBeInstanceOf(
+      RedriveFailedError,
+    );
     expect(attempts).toBe(3);
     expect(await exists(message.blobName)).toBe(true);
   });

@@ -13,12 +13,12 @@ import type { SensorReading } from '../../src/hub/sensorReading';
 import { blobDeadLetterArchive } from '../../src/deadLetters/deadLetterArchive';
 import { queueRedriveDeferral } from '../../src/deadLetters/redriveDeferral';
 import { queueRedriveRefusal } from '../../src/deadLetters/redriveRefusal';
-import { isRedriveFailedError, makeRedriveHandler } from '../../src/deadLetters/redriveHandler';
+import { RedriveFailedError, makeRedriveHandler } from '../../src/deadLetters/redriveHandler';
 import { testAppEnv } from '../support/appEnv';
 import { memoryBreakerStore } from '../support/memoryBreakerStore';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 
-// Issue 14: dead letters of one key are redriven in sequence order, and a redriven event never
+// Dead letters of one key are redriven in sequence order, and a redriven event never
 // overwrites a newer state. The queue hands messages over in any order, so redriving one dead letter
 // first redrives the earlier pending dead letters of its partition (every key lives in one partition).
 const env = testAppEnv('ro');
@@ -127,7 +127,7 @@ describe('redrive keeps the order of a key', () => {
     const error = await Promise.resolve(handler(sink)(JSON.stringify(letters[1]), context())).catch(
       (e: unknown) => e,
     );
-    expect(isRedriveFailedError(error)).toBe(true);
+    expect(error).toBeInstanceOf(RedriveFailedError);
     expect(order).toEqual([]);
     expect(await container.getBlobClient(letters[1]!.blobName).exists()).toBe(true);
   });

@@ -33,7 +33,7 @@ it('runs the demo loop at full speed: trips, disables, emails, auto-approves, re
   expect(output).toContain('approval link followed (HTTP 200)');
   expect(output).toContain('trigger ENABLED');
   expect(output).toMatch(/\| lost +\| +0 \|/);
-  // Issue 14: the outage dead-letters nothing, and every partition reaches the sink in order.
+  // The outage dead-letters nothing, and every partition reaches the sink in order.
   expect(output).toMatch(/dead-lettered by reason: poison \d+ \(not a valid reading\), failed 0 /);
   expect(output).toContain("in order: every key's events reached the sink in sequence order (ORDERING=key");
   expect(output).toMatch(/held batches and re-runs per partition/);

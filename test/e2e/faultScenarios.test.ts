@@ -59,7 +59,7 @@ describe('fault scenarios', () => {
       expect.arrayContaining(['Redis STOPPED', 'Redis RESTARTED (empty)']),
     );
     // While the store was down the breaker could not count, yet the outage's failures were held, not
-    // dead-lettered: holding does not depend on the breaker (issue 14).
+    // dead-lettered: holding does not depend on the breaker.
     expect(report.deadLetters.filter((d) => d.reason !== 'poison')).toEqual([]);
     expect(report.host.invocations.some((i) => i.outcome === 'threw')).toBe(true);
     // The store was observed down, and the gate is healthy again.

@@ -5,7 +5,7 @@ import { BreakwaterWorld } from '../../sim/world/breakwaterWorld';
 import { invariantViolations } from './invariants/invariants';
 import { keyOf, runScenario, type ScenarioPlan, type ScenarioReport } from '../../sim/world/scenario';
 
-// Issue 14, named scenario: one event the downstream always refuses with a 504 (outage-like) among
+// Named scenario: one event the downstream always refuses with a 504 (outage-like) among
 // healthy ones. Its batch is held for ISOLATE_AFTER_RERUNS re-runs, then the event is dead-lettered as
 // isolated and the partition moves on; the other partitions never wait and the breaker never trips.
 let world: BreakwaterWorld;

@@ -71,7 +71,7 @@ describe.each(['key', 'partition'] as const)(
       expect(positions).toEqual([...positions].sort((a, b) => a - b));
     });
 
-    it('dead-letters nothing: every batch the outage hit was held, before and after the trip (issue 14)', () => {
+    it('dead-letters nothing: every batch the outage hit was held, before and after the trip', () => {
       expect(report.deadLetters).toEqual([]);
       expect(report.host.invocations.filter((i) => i.outcome === 'threw').length).toBeGreaterThan(0);
     });

@@ -3,7 +3,7 @@ import { HttpRequest, type HttpResponseInit, InvocationContext } from '@azure/fu
 import { describe, expect, inject, it } from 'vitest';
 
 import { makeFaultHandler } from '../../src/faults/faultHandler';
-import { isInjectedFaultError } from '../../src/faults/faultErrors';
+import { InjectedFaultError } from '../../src/faults/faultErrors';
 import { makeTableFaultSwitchStore } from '../../src/faults/tableFaultSwitchStore';
 import { withFaultSwitch } from '../../src/faults/withFaultSwitch';
 import { makeHomeActivityTableSink } from '../../src/sinks/homeActivityTableSink';
@@ -96,9 +96,9 @@ describe('the fault switch', () => {
     f.clock.advance(1_000); // past the cache of instance a
     for (const sink of [a, b]) {
       const error: unknown = await f.write(sink).catch((e: unknown) => e);
-      expect(isInjectedFaultError(error)).toBe(true);
+      expect(error).toBeInstanceOf(InjectedFaultError);
       expect(classifyFailure(error)).toMatchObject({ scope: 'outage', kind: 'transient' });
-      await expect(sink.probe(new AbortController().signal)).rejects.toSatisfy(isInjectedFaultError);
+      await expect(sink.probe(new AbortController().signal)).rejects.toBeInstanceOf(InjectedFaultError);
     }
     expect(f.logs.filter((l) => l.includes('DOWN on purpose until 2026-03-01T03:02:00.000Z'))).toHaveLength(
       3,
@@ -115,7 +115,7 @@ describe('the fault switch', () => {
     const f = await fixture();
     const sink = f.instance();
     await f.call('POST', JSON.stringify({ down: true, minutes: 10 }));
-    await expect(f.write(sink)).rejects.toSatisfy(isInjectedFaultError);
+    await expect(f.write(sink)).rejects.toBeInstanceOf(InjectedFaultError);
     expect((await f.call('POST', JSON.stringify({ down: false, by: 'verify cleanup' }))).status).toBe(200);
     f.clock.advance(1_000);
     await expect(f.write(sink)).resolves.toBe('applied');

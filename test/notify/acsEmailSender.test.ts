@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { makeAcsEmailClient, makeAcsEmailSender } from '../../src/notify/acsEmailSender';
 import type { EmailMessage } from '../../src/notify/emailSender';
-import { isEmailConfigError, isEmailDeliveryError, isEmailRejectedError } from '../../src/notify/emailErrors';
+import { EmailConfigError, EmailDeliveryError, EmailRejectedError } from '../../src/notify/emailErrors';
 import { type AcsServer, startAcsServer } from '../../sim/azure/acsServer';
 import { staticTokenCredential } from '../../sim/azure/armServer';
 import { makeSelfSignedCert, type SelfSignedCert } from '../../sim/net/selfSignedCert';
@@ -114,7 +114,7 @@ describe('ACS email sender (real EmailClient, local HTTPS endpoint)', () => {
   it('bounds the wait: an operation that never finishes is a retryable error after maxPolls', async () => {
     acs.scriptPolls(['Running']);
     const error = await caught(senderWith(undefined, 3).send(message));
-    expect(isEmailDeliveryError(error)).toBe(true);
+    expect(error).toBeInstanceOf(EmailDeliveryError);
     expect(error.message).toMatch(/did not finish within 3 status polls/);
     expect(sleeps).toHaveLength(3);
   });
@@ -122,20 +122,20 @@ describe('ACS email sender (real EmailClient, local HTTPS endpoint)', () => {
   it('reports a failed operation as a rejection, not worth retrying', async () => {
     acs.scriptPolls(['Running', 'Running', 'Failed']);
     const error = await caught(senderWith().send(message));
-    expect(isEmailRejectedError(error)).toBe(true);
+    expect(error).toBeInstanceOf(EmailRejectedError);
     expect(error).toMatchObject({ code: 'EMAIL_REJECTED', retryable: false });
     expect(error.message).toMatch(/suppressed/);
     // Failing on the poll inside beginSend is recognised as well.
     acs.scriptPolls(['Failed']);
-    expect(isEmailRejectedError(await caught(senderWith().send(message)))).toBe(true);
+    expect(await caught(senderWith().send(message))).toBeInstanceOf(EmailRejectedError);
   });
 
   it('treats 503 on send as transient and 401 as a rejection', async () => {
     acs.failNextSend(503);
-    expect(isEmailDeliveryError(await caught(senderWith().send(message)))).toBe(true);
+    expect(await caught(senderWith().send(message))).toBeInstanceOf(EmailDeliveryError);
     acs.failNextSend(401);
     const denied = await caught(senderWith().send(message));
-    expect(isEmailRejectedError(denied)).toBe(true);
+    expect(denied).toBeInstanceOf(EmailRejectedError);
     expect(denied.message).toMatch(/role/);
   });
 
@@ -150,7 +150,7 @@ describe('ACS email sender (real EmailClient, local HTTPS endpoint)', () => {
     } catch (e) {
       error = e;
     }
-    expect(isEmailConfigError(error)).toBe(true);
+    expect(error).toBeInstanceOf(EmailConfigError);
     expect(String(error)).toMatch(/ACS_ENDPOINT.*ACS_CONNECTION_STRING/);
   });
 

@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config/loadConfig';
 import { issueApprovalLink } from '../../src/approval/issueApprovalLink';
 import { refuseToken } from '../../src/approval/approvalRefusal';
 import { verifyApprovalToken } from '../../src/approval/approvalToken';
-import { isEmailConfigError } from '../../src/notify/emailErrors';
+import { EmailConfigError } from '../../src/notify/emailErrors';
 import { type ArmServer, staticTokenCredential, startArmServer } from '../../sim/azure/armServer';
 import { testAppEnv } from '../support/appEnv';
 import { makeSelfSignedCert, type SelfSignedCert } from '../../sim/net/selfSignedCert';
@@ -117,7 +117,7 @@ describe('composition of the trigger switch and email sender from AppConfig', ()
     } catch (e) {
       error = e;
     }
-    expect(isEmailConfigError(error)).toBe(true);
+    expect(error).toBeInstanceOf(EmailConfigError);
     expect(String(error)).toMatch(/EMAIL_SENDER/);
 
     const noAcs = {

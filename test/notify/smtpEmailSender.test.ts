@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { refuseToken } from '../../src/approval/approvalRefusal';
 import { approvalLink, signApprovalToken, verifyApprovalToken } from '../../src/approval/approvalToken';
-import { isEmailConfigError, isEmailDeliveryError, isEmailRejectedError } from '../../src/notify/emailErrors';
+import { EmailConfigError, EmailDeliveryError, EmailRejectedError } from '../../src/notify/emailErrors';
 import { tripNotice } from '../../src/notify/messages/tripNotice';
 import { makeSmtpEmailSender } from '../../src/notify/smtpEmailSender';
 import { freePort } from '../../sim/services/freePort';
@@ -84,16 +84,16 @@ describe('SMTP email sender (real SMTP server, parsed with mailparser)', () => {
   it('reports an unreachable server as a retryable error naming host and port', async () => {
     const port = await freePort();
     const error = await caught(sender(port).send(signedNotice()));
-    expect(isEmailDeliveryError(error)).toBe(true);
+    expect(error).toBeInstanceOf(EmailDeliveryError);
     expect(error).toMatchObject({ code: 'EMAIL_TRANSIENT', retryable: true });
     expect(error.message).toContain(`127.0.0.1:${port} is unreachable`);
   });
 
   it('treats a final (5xx) refusal as a rejection and a temporary (4xx) one as retryable', async () => {
     smtp.rejectNextRecipient(550);
-    expect(isEmailRejectedError(await caught(sender().send(signedNotice())))).toBe(true);
+    expect(await caught(sender().send(signedNotice()))).toBeInstanceOf(EmailRejectedError);
     smtp.rejectNextRecipient(451);
-    expect(isEmailDeliveryError(await caught(sender().send(signedNotice())))).toBe(true);
+    expect(await caught(sender().send(signedNotice()))).toBeInstanceOf(EmailDeliveryError);
   });
 
   it('refuses bad settings at construction with a clear message', () => {
@@ -110,7 +110,7 @@ describe('SMTP email sender (real SMTP server, parsed with mailparser)', () => {
       } catch (e) {
         error = e;
       }
-      expect(isEmailConfigError(error)).toBe(true);
+      expect(error).toBeInstanceOf(EmailConfigError);
       expect(String(error)).toMatch(pattern);
     }
   });

@@ -5,7 +5,7 @@ import { call, dashboard, f, setUpOperatorFixture, status } from './operatorHttp
 
 setUpOperatorFixture();
 
-describe('held batches and re-runs per partition (issue 14)', () => {
+describe('held batches and re-runs per partition', () => {
   it('status and dashboard show each partition held or moving, its re-runs, and stuck partitions', async () => {
     for (let rerun = 0; rerun <= 3; rerun++)
       f.progress.ran({ partitionId: '9', firstSequence: 4100, rerun, outcome: 'dead-letter-store' });

@@ -15,7 +15,7 @@ import {
   setUpDeadLetterStorage,
 } from './orderingFixture';
 
-// Issue 15: a batch is written concurrently across keys, strictly in sequence order within a key, and
+// A batch is written concurrently across keys, strictly in sequence order within a key, and
 // a failure stops only its own key.
 
 setUpDeadLetterStorage();

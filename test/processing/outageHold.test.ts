@@ -12,7 +12,7 @@ import type { SensorReading } from '../../src/hub/sensorReading';
 import { testAppEnv } from '../support/appEnv';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 
-// Issue 14: an outage dead-letters nothing. Outage-like failures hold the batch (the host re-runs it
+// An outage dead-letters nothing. Outage-like failures hold the batch (the host re-runs it
 // behind the un-advanced checkpoint), a batch stops trying after a few in a row, and only an event that
 // keeps failing while others get through is dead-lettered, after a bounded number of re-runs.
 

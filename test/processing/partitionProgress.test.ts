@@ -20,7 +20,7 @@ function recordingLogger() {
   return { errors, infos, log: keep(infos), warn: keep(infos), error: keep(errors) };
 }
 
-// Issue 14 (and 12): a partition that cannot make progress for a reason that is not an outage is
+// A partition that cannot make progress for a reason that is not an outage is
 // counted, logged once per interval with its partition and sequence number, and shown.
 describe('held batches and re-runs per partition', () => {
   const setup = () => {

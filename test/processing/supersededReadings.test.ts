@@ -14,7 +14,7 @@ import {
   setUpDeadLetterStorage,
 } from './orderingFixture';
 
-// Issue 15, with a sink that keeps the newest reading of each key (readingVersion): readings a newer one
+// Key mode, with a sink that keeps the newest reading of each key (readingVersion): readings a newer one
 // of their key supersedes inside the batch.
 
 setUpDeadLetterStorage();

@@ -63,7 +63,7 @@ describe('classifyError', () => {
   });
 });
 
-// Issue 14: the one list of outage-like failures (hold the batch) and failures about the event (dead-letter).
+// The one list of outage-like failures (hold the batch) and failures about the event (dead-letter).
 describe('classifyFailure: outage-like or about this event', () => {
   it.each([408, 429, 500, 502, 503, 504])('HTTP %i is outage-like and retried', (status) => {
     expect(classifyFailure(rest(status))).toMatchObject({ scope: 'outage', kind: 'transient' });

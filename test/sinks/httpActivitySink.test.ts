@@ -4,7 +4,7 @@ import { classifyError } from '../../src/sinks/classifyError';
 import { TransientSinkError } from '../../src/sinks/errors';
 import { attemptWithRetry, makeEventRetryPolicy } from '../../src/sinks/eventRetry';
 import { makeHttpActivitySink } from '../../src/sinks/httpActivitySink';
-import { isHttpStatusError } from '../../src/sinks/httpSinkErrors';
+import { HttpStatusError } from '../../src/sinks/httpSinkErrors';
 import { type HttpDownstream, startHttpDownstream } from '../../sim/world/httpDownstream';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 
@@ -81,7 +81,7 @@ describe('the HTTP sink', () => {
   ] as const)('HTTP %i carries its statusCode, so the classifier calls it %s', async (status, kind) => {
     api.mode = { kind: 'status', status };
     const error = await failureOf(write());
-    expect(isHttpStatusError(error) && error.statusCode).toBe(status);
+    expect(error instanceof HttpStatusError && error.statusCode).toBe(status);
     expect(classifyError(error)).toBe(kind);
   });
 
@@ -89,18 +89,18 @@ describe('the HTTP sink', () => {
     for (const status of [401, 403]) {
       api.mode = { kind: 'status', status };
       const error = await failureOf(write());
-      expect(isHttpStatusError(error) && error.statusCode).toBe(status);
+      expect(error instanceof HttpStatusError && error.statusCode).toBe(status);
     }
   });
 
   it('429 carries Retry-After as retryAfterMs, in seconds or as an HTTP-date', async () => {
     api.mode = { kind: 'status', status: 429, retryAfter: '7' };
     const seconds = await failureOf(write());
-    expect(isHttpStatusError(seconds) && seconds.retryAfterMs).toBe(7000);
+    expect(seconds instanceof HttpStatusError && seconds.retryAfterMs).toBe(7000);
     expect(classifyError(seconds)).toBe('transient');
     api.mode = { kind: 'status', status: 429, retryAfter: new Date(NOW + 90_000).toUTCString() };
     const date = await failureOf(write());
-    expect(isHttpStatusError(date) && date.retryAfterMs).toBe(90_000);
+    expect(date instanceof HttpStatusError && date.retryAfterMs).toBe(90_000);
   });
 
   it('honours Retry-After through the per-event retry policy, then succeeds', async () => {
@@ -147,6 +147,6 @@ describe('the HTTP sink', () => {
     expect(api.requests.at(-1)).toMatchObject({ method: 'GET', path: '/health' });
     api.mode = { kind: 'status', status: 503 };
     const error = await failureOf(sink().probe(signal()));
-    expect(isHttpStatusError(error) && error.statusCode).toBe(503);
+    expect(error instanceof HttpStatusError && error.statusCode).toBe(503);
   });
 });

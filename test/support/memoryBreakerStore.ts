@@ -6,7 +6,7 @@ import type {
   TripRecord,
 } from '../../src/breaker/breakerStore';
 import { assertAllowedTransition } from '../../src/breaker/allowedTransitions';
-import { type BreakerPolicy, failuresIn, limitFor, windowOf } from '../../src/breaker/breakerPolicy';
+import { type BreakerPolicy, failuresIn, tripCause, windowOf } from '../../src/breaker/breakerPolicy';
 import { type FailureSample, sampleOf } from '../../src/kernel/failureSample';
 
 export interface MemoryBreakerStore extends BreakerStore {
@@ -79,9 +79,9 @@ export function memoryBreakerStore(
       for (const k of counts.keys()) if (k <= b - windowBuckets(now).length) counts.delete(k);
       const sum = failuresIn(windowBuckets(now));
       const { state } = shared;
-      const limit = limitFor(policy, state.state);
-      if (limit !== undefined && sum > limit) {
-        const tripId = open(state.state === 'HALF_OPEN' ? 'probation' : 'threshold', now, samples);
+      const cause = tripCause(policy, state.state, sum);
+      if (cause !== undefined) {
+        const tripId = open(cause, now, samples);
         return { failuresInWindow: sum, state: 'OPEN', tripped: true, tripId };
       }
       return { failuresInWindow: sum, state: state.state, tripped: false, tripId: state.tripId };

@@ -18,6 +18,5 @@ export class WebhookRejectedError extends WebhookError {
   override readonly name = 'WebhookRejectedError';
 }
 
-export const isWebhookError = (e: unknown): e is WebhookError => e instanceof WebhookError;
 export const isWebhookRejectedError = (e: unknown): e is WebhookRejectedError =>
   e instanceof WebhookRejectedError;

@@ -11,7 +11,7 @@ export interface ScheduleFacts {
 }
 
 /**
- * Issue 14's extra invariants, in words (empty when they hold):
+ * The outage invariants, in words (empty when they hold):
  * - an outage dead-letters nothing: where the only downstream faults were outages, no dead letter is
  *   anything but poison;
  * - where, in addition, no partition moved, each partition's first writes of its events come in
