@@ -1,3 +1,4 @@
+import { getOperatorRuntime } from '../composition/operatorRuntime';
 import { registerInternalApproval } from '../orchestration/registerInternalApproval';
 
-registerInternalApproval();
+registerInternalApproval(() => getOperatorRuntime().operator.signedInApprovers);
