@@ -7,14 +7,15 @@ export const PrincipalHeader = {
   principal: 'x-ms-client-principal',
 } as const;
 
-/** Claims that carry a user's sign-in address in Microsoft Entra ID tokens. */
+/**
+ * Claims that carry a user's sign-in name in Microsoft Entra ID tokens, as the tenant administers it.
+ * Not the `email` claims: Entra does not verify them (a guest or an app's user can carry any address
+ * there), so a principal outside APPROVERS could otherwise approve by naming a listed address.
+ */
 const ADDRESS_CLAIMS = new Set([
   'preferred_username',
-  'email',
-  'emails',
   'upn',
   'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/upn',
-  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
   'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/name',
 ]);
 
