@@ -1,4 +1,5 @@
 import type { ContainerClient } from '@azure/storage-blob';
+import type { EventHubConnection } from '../config/appConfig';
 
 /**
  * Where the Functions host keeps Event Hubs checkpoints: blob container `azure-webjobs-eventhub`
@@ -10,6 +11,16 @@ import type { ContainerClient } from '@azure/storage-blob';
  * content) are not read.
  */
 export const CHECKPOINT_CONTAINER = 'azure-webjobs-eventhub';
+
+/**
+ * The namespace host as the Functions host names it in checkpoint paths (no port); with the hub's name
+ * it also says where an event comes from (the HTTP sink's idempotency keys).
+ */
+export function namespaceOf(connection: EventHubConnection): string {
+  if (connection.kind === 'identity') return connection.fullyQualifiedNamespace;
+  const endpoint = /Endpoint=sb:\/\/([^/;:]+)/i.exec(connection.connectionString)?.[1];
+  return endpoint ?? '';
+}
 
 export function checkpointPrefix(
   fullyQualifiedNamespace: string,

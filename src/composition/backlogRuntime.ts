@@ -1,9 +1,8 @@
 import { EventHubConsumerClient } from '@azure/event-hubs';
 
-import { CHECKPOINT_CONTAINER, checkpointPrefix, readCheckpoints } from '../backlog/checkpoints';
+import { CHECKPOINT_CONTAINER, checkpointPrefix, namespaceOf, readCheckpoints } from '../backlog/checkpoints';
 import { type HeldBacklog, readHeldBacklog } from '../backlog/heldBacklog';
 import { makeEventHubReader } from '../backlog/hubReader';
-import type { EventHubConnection } from '../config/appConfig';
 import { lazyCredential } from './notifyAndControl';
 import type { Runtime } from './runtime';
 
@@ -67,11 +66,4 @@ export function createHeldBacklogReader(runtime: Runtime): HeldBacklogReader {
       },
       peekOldest,
     );
-}
-
-/** The namespace host as the Functions host names it in checkpoint paths (no port). */
-export function namespaceOf(connection: EventHubConnection): string {
-  if (connection.kind === 'identity') return connection.fullyQualifiedNamespace;
-  const endpoint = /Endpoint=sb:\/\/([^/;:]+)/i.exec(connection.connectionString)?.[1];
-  return endpoint ?? '';
 }
