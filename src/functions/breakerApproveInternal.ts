@@ -1,4 +1,4 @@
+import { registerInternalApproval } from '../approval/registerInternalApproval';
 import { getOperatorRuntime } from '../composition/operatorRuntime';
-import { registerInternalApproval } from '../orchestration/registerInternalApproval';
 
 registerInternalApproval(() => getOperatorRuntime().operator.signedInApprovers);
