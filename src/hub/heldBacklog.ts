@@ -1,5 +1,5 @@
 import { redactSecrets } from '../kernel/redactSecrets';
-import { ensureError } from '../kernel/ensureError';
+import { errorMessage } from '../kernel/ensureError';
 import type { Clock } from '../kernel/clock';
 import { untilAborted } from '../kernel/untilAborted';
 import type { Checkpoint } from './checkpoints';
@@ -33,6 +33,8 @@ export interface HeldBacklogDeps {
   readonly retentionHours: number;
   readonly clock: Clock;
   readonly timeoutMs?: number;
+  /** Where the hub and the checkpoints are read from, for a reason a person can act on. */
+  readonly source?: { readonly hub: string; readonly checkpoints: string };
 }
 
 /** A page must render even when the hub is slow: the whole read is bounded. */
@@ -63,7 +65,10 @@ export async function readHeldBacklog(deps: HeldBacklogDeps, peekOldest: boolean
   let checkpoints: Map<string, Checkpoint>;
   try {
     [partitions, checkpoints] = await untilAborted(
-      Promise.all([deps.hub.partitions(signal), deps.checkpoints(signal)]),
+      Promise.all([
+        deps.hub.partitions(signal).catch(failedReading(deps.source?.hub ?? 'the hub')),
+        deps.checkpoints(signal).catch(failedReading(deps.source?.checkpoints ?? 'the checkpoints')),
+      ]),
       signal,
     );
   } catch (error) {
@@ -105,9 +110,13 @@ export async function readHeldBacklog(deps: HeldBacklogDeps, peekOldest: boolean
 
 const MAX_REASON_CHARS = 200;
 
+/** Names what was being read in the error, so the page says "could not read Event Hubs at …: …". */
+const failedReading = (what: string) => (error: unknown) => {
+  throw new Error(`could not read ${what}: ${errorMessage(error)}`, { cause: error });
+};
+
 function reasonOf(error: unknown, signal: AbortSignal): string {
   if (signal.aborted) return 'the hub did not answer in time';
-  const e = ensureError(error);
-  const text = redactSecrets(e.message.replace(/\s+/g, ' ').trim() || e.name);
+  const text = redactSecrets(errorMessage(error).replace(/\s+/g, ' ').trim());
   return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS)}…` : text;
 }
