@@ -35,6 +35,7 @@ export function makeAppLoader(
     await import('../../src/functions/breakerWatchdog');
     await import('../../src/functions/approval');
     await import('../../src/functions/operatorApi');
+    await import('../../src/functions/breakerApproveInternal');
     return runtime;
   };
   return {

@@ -7,14 +7,15 @@ export const PrincipalHeader = {
   principal: 'x-ms-client-principal',
 } as const;
 
-/** Claims that carry a user's sign-in address in Microsoft Entra ID tokens. */
+/**
+ * Claims that carry a user's sign-in name in Microsoft Entra ID tokens, as the tenant administers it.
+ * Not the `email` claims: Entra does not verify them (a guest or an app's user can carry any address
+ * there), so a principal outside APPROVERS could otherwise approve by naming a listed address.
+ */
 const ADDRESS_CLAIMS = new Set([
   'preferred_username',
-  'email',
-  'emails',
   'upn',
   'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/upn',
-  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
   'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/name',
 ]);
 
@@ -70,4 +71,32 @@ function clean(value: string | null): string {
       .trim()
       .slice(0, MAX_NAME)
   );
+}
+
+/**
+ * The same rule for the JSON routes that approve with a function key (the operator API's reset, the
+ * internal approve route): with APPROVAL_REQUIRE_SIGNED_IN the key alone is not enough, because anyone
+ * holding it could approve under any typed name. Returns the principal to record, or the answer to send.
+ */
+export function signedInForApi(
+  headers: Headers,
+  approvers: readonly string[] | undefined,
+):
+  | { readonly ok: true; readonly approver: string | undefined }
+  | { readonly ok: false; readonly status: 401 | 403; readonly error: string } {
+  if (approvers === undefined) return { ok: true, approver: undefined };
+  const check = checkSignedInApprover(headers, approvers);
+  if (check.ok) return check;
+  return check.refusal === 'not-signed-in'
+    ? {
+        ok: false,
+        status: 401,
+        error:
+          'APPROVAL_REQUIRE_SIGNED_IN is on: this call must be made signed in through App Service authentication (a bearer token or session), as a principal in APPROVERS; the function key alone approves nothing. Nothing was changed.',
+      }
+    : {
+        ok: false,
+        status: 403,
+        error: `APPROVAL_REQUIRE_SIGNED_IN is on: ${check.principal} is not in APPROVERS. Nothing was changed.`,
+      };
 }

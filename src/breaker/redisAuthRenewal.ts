@@ -15,9 +15,16 @@ export interface RedisAuthRenewalOptions {
   readonly logger?: Logger;
   /** Renew this long before expiry (Entra tokens live about an hour; renew with minutes to spare). */
   readonly renewBeforeMs?: number;
-  /** After a failed renewal, try again this soon (bounded by the expiry). */
+  /** After a failed renewal, try again this soon, doubling on each failure in a row (bounded by the expiry). */
   readonly retryMs?: number;
+  /** Bound of one credentials request: one that hangs is given up and retried like a failure. */
+  readonly requestTimeoutMs?: number;
 }
+
+/** Entra tokens live at most a day; a later expiry is not believed. */
+const MAX_LIFETIME_MS = 24 * 3_600_000;
+/** Longest wait between retries of failing requests. */
+const MAX_RETRY_MS = 5 * 60_000;
 
 export interface RedisAuthRenewal {
   /**
@@ -49,6 +56,8 @@ export function keepRedisAuthenticated(client: Redis, options: RedisAuthRenewalO
   const logger = options.logger ?? console;
   const renewBeforeMs = options.renewBeforeMs ?? 5 * 60_000;
   const retryMs = options.retryMs ?? 15_000;
+  const requestTimeoutMs = options.requestTimeoutMs ?? 20_000;
+  let failuresInARow = 0;
   let cancel: (() => void) | undefined;
   let stopped = false;
   let expiresAt = 0;
@@ -70,18 +79,59 @@ export function keepRedisAuthenticated(client: Redis, options: RedisAuthRenewalO
   };
 
   const renewNow = (): Promise<void> => {
+    // A renewal asked for now replaces the planned one (which may be the timer that called this).
+    cancel?.();
+    cancel = undefined;
     attempt = renew();
     attempt.catch(() => undefined);
     return attempt;
   };
 
+  /** The request within its bound, timed by the same scheduler (tests fire it by hand). */
+  const requestCredentials = () =>
+    new Promise<RedisCredentials>((resolve, reject) => {
+      const cancelTimeout = schedule(() => {
+        cancelTimeout(); // fired: nothing left to cancel (a scheduler may still track it)
+        reject(new Error(`the credentials request got no answer within ${requestTimeoutMs / 1000} s`));
+      }, requestTimeoutMs);
+      options.credentials().then(
+        (c) => {
+          cancelTimeout();
+          resolve(c);
+        },
+        (error: unknown) => {
+          cancelTimeout();
+          reject(ensureError(error));
+        },
+      );
+    });
+
+  const backoff = () => Math.min(MAX_RETRY_MS, retryMs * 2 ** Math.max(0, failuresInARow - 1));
+
   const renew = async (): Promise<void> => {
     try {
-      await apply(await options.credentials());
-      plan(expiresAt - renewBeforeMs - options.clock.now());
+      const c = await requestCredentials();
+      const now = options.clock.now();
+      // NaN, a past time or one beyond a token's life would plan the next renewal at once, forever
+      // (a hot loop of token requests and AUTHs): renew after the retry delay instead, or within a day.
+      if (!Number.isFinite(c.expiresAt) || c.expiresAt <= now) {
+        logger.warn(
+          `redis credentials came with an unusable expiry (${String(c.expiresAt)}); renewing in ${retryMs / 1000} s`,
+        );
+        await apply({ ...c, expiresAt: now + retryMs });
+        failuresInARow = 0;
+        plan(retryMs);
+        return;
+      }
+      await apply({ ...c, expiresAt: Math.min(c.expiresAt, now + MAX_LIFETIME_MS) });
+      failuresInARow = 0;
+      plan(expiresAt - renewBeforeMs - now);
     } catch (error) {
+      failuresInARow++;
       logger.warn(`redis credentials not renewed (will retry): ${ensureError(error).message}`);
-      plan(Math.min(retryMs, Math.max(0, expiresAt - options.clock.now() - 1_000)));
+      const left = expiresAt - options.clock.now() - 1_000;
+      // Before the first credentials there is no expiry to keep: back off alone.
+      plan(applied ? Math.min(backoff(), Math.max(0, left)) : backoff());
       throw error;
     }
   };

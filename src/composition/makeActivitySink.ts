@@ -2,6 +2,7 @@ import type { AppConfig } from '../config/appConfig';
 import type { ActivitySink } from '../sinks/activitySink';
 import { makeHomeActivityTableSink } from '../sinks/homeActivityTableSink';
 import type { StorageClients } from '../storage/storageClients';
+import { namespaceOf } from './backlogRuntime';
 import { makeHttpActivitySink } from '../sinks/httpActivitySink';
 
 /**
@@ -19,9 +20,18 @@ export function makeActivitySink(config: AppConfig, storage: StorageClients): Ac
         url: sink.url,
         healthUrl: sink.healthUrl,
         timeoutMs: sink.timeoutMs,
-        // Sequence numbers are per hub and partition: the hub's name makes the key unique.
-        keyPrefix: config.eventHub.hubName,
+        // Sequence numbers are per hub and partition: namespace and hub make the key unique.
+        keyPrefix: idempotencyNamespace(config),
       });
   }
   // #endregion choose-sink
+}
+
+/**
+ * Hub names repeat across namespaces (staging and production, a second deployment during a migration):
+ * the namespace host makes the key unique across deployments. The consumer group is left out on
+ * purpose: the same event read through another group is the same reading, so the API's replay is right.
+ */
+function idempotencyNamespace(config: AppConfig): string {
+  return `${namespaceOf(config.eventHub.connection).toLowerCase()}/${config.eventHub.hubName}`;
 }

@@ -32,11 +32,14 @@ export function createOperatorRuntime(runtime: Runtime): OperatorRuntime {
   const triggerSwitch = runtime.controls.triggerSwitch();
   const heldBacklog = heldBacklogReaderFor(runtime);
   const { environmentName } = config;
+  const signedIn = config.operations.requireSignedInApprover
+    ? { signedInApprovers: config.email.approvers }
+    : {};
   return {
     approval: {
       functionName,
       clock,
-      ...(config.operations.requireSignedInApprover ? { signedInApprovers: config.email.approvers } : {}),
+      ...signedIn,
       verifyToken: (token, now) => verifyApprovalToken(token, config.approval.signingKeys, now),
       store: breakerStore,
       deadLetterCount,
@@ -48,6 +51,7 @@ export function createOperatorRuntime(runtime: Runtime): OperatorRuntime {
     operator: {
       functionName,
       clock,
+      ...signedIn,
       policy: {
         threshold: config.breaker.threshold,
         probationThreshold: config.breaker.probationThreshold,

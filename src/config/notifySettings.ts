@@ -1,4 +1,4 @@
-import { baseUrl, boolean, emailAddress, emailList, integer, oneOf, text } from './settingKinds';
+import { baseUrl, boolean, emailAddress, emailList, integer, oneOf, signingKey, text } from './settingKinds';
 
 /** Settings of the operator notices and approvals: email transport, approvers, approval links and reminders. */
 export const notifySettings = {
@@ -44,19 +44,13 @@ export const notifySettings = {
     secret: true,
   }),
 
-  APPROVAL_SIGNING_KEY: text({
+  APPROVAL_SIGNING_KEY: signingKey({
     description: 'Current HMAC-SHA256 key that signs approval links (at least 32 characters).',
     example: 'generate-with-openssl-rand-base64-48-xxxxxxxxxxxxxxxx',
-    minLength: 32,
-    expects: 'a secret of at least 32 characters',
-    secret: true,
   }),
-  APPROVAL_SIGNING_KEY_PREVIOUS: text({
+  APPROVAL_SIGNING_KEY_PREVIOUS: signingKey({
     description: 'Previous signing key, still accepted during a rotation.',
     example: 'the-key-you-are-rotating-away-from-xxxxxxxxxxxxxxxxx',
-    minLength: 32,
-    expects: 'a secret of at least 32 characters',
-    secret: true,
   }),
   APPROVAL_LINK_TTL_HOURS: integer({
     description: 'How long an emailed approval link stays valid.',

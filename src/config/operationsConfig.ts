@@ -34,6 +34,13 @@ export function readOperationsConfig(
       message:
         'needs App Service authentication on this app (WEBSITE_AUTH_ENABLED is not True): deploy with enableAppServiceAuth',
     });
+  // In Azure the notice (and a Teams or Slack URL, itself a credential) must not travel in clear.
+  if (v.WEBHOOK_URL !== undefined && inAzure && !v.WEBHOOK_URL.toLowerCase().startsWith('https://'))
+    problems.push({
+      setting: 'WEBHOOK_URL',
+      message:
+        'must be https:// when running in Azure: over http:// the notice and the URL (a credential for Teams and Slack) travel in clear',
+    });
   const format = v.WEBHOOK_FORMAT ?? 'json';
   if (v.WEBHOOK_URL !== undefined && format === 'json' && v.WEBHOOK_SIGNING_KEY === undefined)
     problems.push({

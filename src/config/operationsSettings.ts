@@ -1,5 +1,5 @@
 import { webhookFormats } from '../notify/webhook/webhookBodies';
-import { boolean, httpUrl, oneOf, text } from './settingKinds';
+import { boolean, httpUrl, oneOf, signingKey } from './settingKinds';
 
 /**
  * The operations part of the settings catalogue (spread into `settings` in settings.ts, the one
@@ -19,13 +19,10 @@ export const operationsSettings = {
     default: 'json',
     example: 'json',
   }),
-  WEBHOOK_SIGNING_KEY: text({
+  WEBHOOK_SIGNING_KEY: signingKey({
     description:
       'HMAC-SHA256 key that signs each webhook (X-Breakwater-Signature); required for WEBHOOK_FORMAT=json, optional for teams and slack.',
     example: 'generate-with-openssl-rand-base64-48-yyyyyyyyyyyyyyyy',
-    minLength: 32,
-    expects: 'a secret of at least 32 characters',
-    secret: true,
   }),
   APPROVAL_REQUIRE_SIGNED_IN: boolean({
     description:

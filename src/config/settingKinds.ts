@@ -11,6 +11,8 @@ export interface SettingSpec<T> {
   readonly expects: string;
   /** Secret values are never echoed back in error messages. */
   readonly secret?: boolean;
+  /** An HMAC key the app signs with: refused in Azure when it is one this repository publishes. */
+  readonly signingKey?: boolean;
   readonly schema: z.ZodType<T, string>;
 }
 
@@ -23,6 +25,14 @@ export function text(options: Options & { minLength?: number; pattern?: RegExp; 
     .min(options.minLength ?? 1);
   if (options.pattern) schema = schema.regex(options.pattern);
   return spec(options, options.expects ?? 'a non-empty text', schema);
+}
+
+/** A secret HMAC key of at least 32 characters (the catalogue's signing keys are the ones marked so). */
+export function signingKey(options: Omit<Options, 'secret'>) {
+  return {
+    ...text({ ...options, minLength: 32, expects: 'a secret of at least 32 characters', secret: true }),
+    signingKey: true,
+  };
 }
 
 export function integer(options: Options & { min: number; max: number; expects?: string }) {

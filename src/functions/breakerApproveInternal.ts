@@ -1,3 +1,4 @@
 import { registerInternalApproval } from '../approval/registerInternalApproval';
+import { getOperatorRuntime } from '../composition/operatorRuntime';
 
-registerInternalApproval();
+registerInternalApproval(() => getOperatorRuntime().operator.signedInApprovers);

@@ -32,6 +32,8 @@ export interface OperatorDeps {
   readonly partitionProgress?: () => ProgressSnapshot;
   /** What the hub holds behind the checkpoints (peek the oldest while OPEN); never throws. */
   readonly heldBacklog?: (peekOldest: boolean) => Promise<HeldBacklog>;
+  /** APPROVAL_REQUIRE_SIGNED_IN: APPROVERS; a reset then needs one of them signed in, not only the key. */
+  readonly signedInApprovers?: readonly string[];
   /** Shown on the dashboard: which deployment this is. */
   readonly environmentName?: string;
   /** `/api/breaker/fault` (npm run verify); answers 404 unless FAULT_SWITCH_ENABLED. */

@@ -1,5 +1,6 @@
 import type { HttpHandler, HttpResponseInit, InvocationContext } from '@azure/functions';
 
+import { signedInForApi } from '../approval/signedInApprover';
 import { AWAITING_APPROVAL } from '../orchestration/breakerStatus';
 import type { BreakerState } from '../breaker/breakerStore';
 import { ensureError } from '../kernel/ensureError';
@@ -16,13 +17,16 @@ import { resetBodySchema } from './requestSchemas';
  * nothing and answers 409, unless `force: true`: the break-glass for an OPEN/HALF_OPEN circuit whose
  * orchestration is gone or stuck. Force empties the window first, moves the state to CLOSED (compare-
  * and-set on the trip id), ends the trip's orchestration, enables the trigger and records who did it; no
- * probation.
+ * probation. Both approve a restart, so with APPROVAL_REQUIRE_SIGNED_IN both need a signed-in principal
+ * in APPROVERS besides the function key, and record that principal rather than the typed `by`.
  */
 export function makeResetHandler(deps: OperatorDeps): HttpHandler {
   return async (request, context) => {
     const body = await readJsonBody(request, resetBodySchema);
     if (!body.ok) return body.response;
-    const by = body.value.by ?? 'operator API';
+    const signedIn = signedInForApi(request.headers, deps.signedInApprovers);
+    if (!signedIn.ok) return json(signedIn.status, { error: signedIn.error });
+    const by = signedIn.approver ?? body.value.by ?? 'operator API';
     let state: BreakerState;
     try {
       state = await deps.store.getState();

@@ -2,7 +2,7 @@ import * as df from 'durable-functions';
 import type { OrchestrationContext, OrchestrationHandler } from 'durable-functions';
 
 import { BreakerActivity, type BreakerActivityName } from './activityNames';
-import { awaitApproval, type Steps } from './awaitApproval';
+import { awaitApproval, type SideTask, type Steps } from './awaitApproval';
 import {
   type GuardedControl,
   isSkippedWrite,
@@ -14,7 +14,7 @@ import type { BreakerNotice } from './breakerNotice';
 import type { BreakerOrchestrationInput, BreakerStatus } from './breakerStatus';
 import type { EpisodeSettings } from './episodeSettings';
 import { parseOrchestrationInput } from './parseOrchestrationInput';
-import { postWebhook } from './postWebhook';
+import { postWebhook, webhookBeside } from './postWebhook';
 
 export interface BreakerOrchestratorSettings extends EpisodeSettings {
   /** Retry policy of every activity call (transient failures only reach it); a code constant, not config. */
@@ -78,7 +78,7 @@ export function makeBreakerOrchestrator(
     }
 
     let webhookOn = false;
-    function* notify(notice: BreakerNotice): Steps<void> {
+    function* email(notice: BreakerNotice): Steps<void> {
       try {
         yield call(BreakerActivity.sendEmail, notice);
       } catch (error) {
@@ -87,12 +87,20 @@ export function makeBreakerOrchestrator(
         log(`could not send the ${notice.kind} email: ${message}`);
         publish({ emailError: `${notice.kind}: ${message}` });
       }
+    }
+    const webhookReport = (notice: BreakerNotice) => (m: string) => {
+      log(`could not post the ${notice.kind} webhook: ${m}`);
+      publish({ webhookError: `${notice.kind}: ${m}` });
+    };
+    function* notify(notice: BreakerNotice): Steps<void> {
+      yield* email(notice);
       // After the email, with the same retry policy and the same rule: a lost webhook never stops the breaker.
-      if (webhookOn)
-        yield* postWebhook(notice, call, (m) => {
-          log(`could not post the ${notice.kind} webhook: ${m}`);
-          publish({ webhookError: `${notice.kind}: ${m}` });
-        });
+      if (webhookOn) yield* postWebhook(notice, call, webhookReport(notice));
+    }
+    /** The email, then the webhook started beside the approval wait (never awaited before it). */
+    function* notifyBesideWait(notice: BreakerNotice): Steps<SideTask | undefined> {
+      yield* email(notice);
+      return webhookOn ? webhookBeside(notice, call, webhookReport(notice)) : undefined;
     }
 
     const base = () => ({ tripId, functionName, at: nowIso() });
@@ -139,18 +147,25 @@ export function makeBreakerOrchestrator(
       }
       if (!disable.ok) log(`could not disable the trigger: ${disable.message}`);
       publish({ phase: 'notifying', disable });
-      yield* notify({ ...base(), kind: 'tripped', failuresInWindow: input.failuresInWindow, disable });
+      const tripped = yield* notifyBesideWait({
+        ...base(),
+        kind: 'tripped',
+        failuresInWindow: input.failuresInWindow,
+        disable,
+      });
 
+      // Right after the email: the link it carries must work at once, whatever the webhook does.
       publish({ phase: 'awaiting-approval' });
       const approval = yield* awaitApproval(dfx, {
         tripId,
         maxReminders: settings.maxReminders,
         reminderMinutes: settings.reminderMinutes,
         log,
+        ...(tripped ? { alongside: tripped } : {}),
         *remind(n) {
           publish({ remindersSent: n });
           log(`no approval yet: reminder ${n} of ${settings.maxReminders}`);
-          yield* notify({
+          return yield* notifyBesideWait({
             ...base(),
             kind: 'reminder',
             reminder: n,

@@ -1,7 +1,7 @@
 import type { Task } from 'durable-functions';
 
 import { BreakerActivity, type BreakerActivityName } from './activityNames';
-import type { Steps } from './awaitApproval';
+import type { SideTask, Steps } from './awaitApproval';
 import type { WebhookOutcome } from './breakerActivities';
 import type { BreakerNotice } from './breakerNotice';
 
@@ -15,10 +15,34 @@ export function* postWebhook(
   call: (name: BreakerActivityName, input?: unknown) => Task,
   report: (message: string) => void,
 ): Steps<void> {
+  const side = webhookBeside(notice, call, report);
   try {
-    const outcome = (yield call(BreakerActivity.sendWebhook, notice)) as WebhookOutcome;
-    if (!outcome.ok) report(outcome.message);
-  } catch (error) {
-    report(error instanceof Error ? error.message : String(error));
+    yield side.task;
+  } catch {
+    // Reported by settled below, from the task itself.
   }
+  side.settled(side.task);
+}
+
+/**
+ * The same delivery, started but not awaited: the approval wait races it (see SideTask), so a receiver
+ * that hangs through every retry delays nothing the email carries.
+ */
+export function webhookBeside(
+  notice: BreakerNotice,
+  call: (name: BreakerActivityName, input?: unknown) => Task,
+  report: (message: string) => void,
+): SideTask {
+  return {
+    task: call(BreakerActivity.sendWebhook, notice),
+    settled(task) {
+      if (task.isFaulted) {
+        const error = task.result;
+        report(error instanceof Error ? error.message : String(error));
+        return;
+      }
+      const outcome = task.result as WebhookOutcome | undefined;
+      if (outcome && !outcome.ok) report(outcome.message);
+    },
+  };
 }

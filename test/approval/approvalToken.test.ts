@@ -74,6 +74,18 @@ describe('approval tokens', () => {
     });
   });
 
+  it('rejects a signature that is a prefix of the right one, cut at any whole byte', () => {
+    const token = sign();
+    const [encoded] = token.split('.') as [string];
+    const full = createHmac('sha256', CURRENT).update(encoded, 'ascii').digest();
+    // Cut on whole bytes and re-encoded: valid base64url every time, so only the length check can refuse it.
+    for (const bytes of [1, 16, 24, 30, 31]) {
+      const prefix = full.subarray(0, bytes).toString('base64url');
+      expect(verifyApprovalToken(`${encoded}.${prefix}`, KEYS, NOW).ok).toBe(false);
+    }
+    expect(verifyApprovalToken(`${encoded}.${full.toString('base64url')}`, KEYS, NOW).ok).toBe(true);
+  });
+
   it('rejects a token signed with a key it does not know', () => {
     const other: SigningKeys = ['some-other-key-that-is-long-enough-000000000'];
     expect(verifyApprovalToken(sign(other), KEYS, NOW)).toEqual({ ok: false, reason: 'bad-signature' });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
 import { invokeHttp } from '../../sim/host/httpInvoke';
+import { applyEnv, testAppEnv } from '../support/appEnv';
 import { type RecordingDurableServer, startRecordingDurableServer } from '../support/recordingDurableServer';
 
 // The keyed internal approve route takes the approver's name like the public page does: it goes into
@@ -12,6 +13,8 @@ let durable: RecordingDurableServer;
 
 beforeAll(async () => {
   durable = await startRecordingDurableServer();
+  // The entry file reads the app's settings (APPROVAL_REQUIRE_SIGNED_IN) like every other one.
+  applyEnv(testAppEnv('intappr', { EMAIL_PROVIDER: 'log', TRIGGER_CONTROL: 'local' }));
   await import('../../src/functions/breakerApproveInternal');
 });
 afterAll(() => durable.close());

@@ -112,6 +112,26 @@ describe('approval with APPROVAL_REQUIRE_SIGNED_IN', () => {
     expect(f.store.trips[0]).toMatchObject({ tripId, approvedBy: 'On-call Engineer' });
   });
 
+  it('ignores the email claims: a principal not in APPROVERS whose unverified email is listed is refused', async () => {
+    const tripId = await f.trip();
+    for (const typ of [
+      'email',
+      'emails',
+      'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
+    ]) {
+      const res = await post(
+        { token: f.sign(tripId) },
+        {
+          'x-ms-client-principal-name': 'guest@partner.example',
+          'x-ms-client-principal': principalHeader({ [typ]: 'oncall@example.com' }),
+        },
+      );
+      expect(res.status).toBe(403);
+      expect(res.body).toContain('data-refusal="not-an-approver"');
+    }
+    expect(f.durable.raised).toEqual([]);
+  });
+
   it('still refuses a bad token with its own page before looking at the principal', async () => {
     await f.trip();
     const res = await post({ token: 'not-a-token' }, { 'x-ms-client-principal-name': 'lead@example.com' });

@@ -152,3 +152,77 @@ describe('Redis credentials renewed under a running client', () => {
     await store.close();
   });
 });
+
+describe('Redis credentials: hung requests and bad expiry values', () => {
+  it('a token request that hangs is given up after its bound and retried with growing delays, first use included', async () => {
+    const now = T0;
+    const user = await aclUser('late-password-0123456789');
+    let calls = 0;
+    const credentials = (): Promise<RedisCredentials> => {
+      calls++;
+      // The first two requests hang for good (an identity endpoint that never answers).
+      if (calls <= 2) return new Promise<never>(() => undefined);
+      return Promise.resolve({
+        username: user,
+        password: 'late-password-0123456789',
+        expiresAt: now + 3_600_000,
+      });
+    };
+    const timers = manualScheduler();
+    const warnings: string[] = [];
+    const redis = createBreakerRedis(url, {
+      auth: {
+        credentials,
+        clock: { now: () => now },
+        schedule: timers.schedule,
+        retryMs: 15_000,
+        requestTimeoutMs: 20_000,
+        logger: { log: () => undefined, error: () => undefined, warn: (m: string) => warnings.push(m) },
+      },
+    });
+    const store = makeRedisBreakerStore({ redis, name: uniqueName('hang'), policy: testPolicy });
+    // The request's bound is a timer like any other.
+    expect(timers.live().map((t) => t.delayMs)).toEqual([20_000]);
+    timers.live()[0]?.run();
+    await Promise.resolve();
+    await new Promise((r) => setImmediate(r));
+    expect(warnings).toEqual([expect.stringContaining('no answer within 20 s')]);
+    expect(timers.live().map((t) => t.delayMs)).toEqual([15_000]);
+    timers.live()[0]?.run(); // second attempt: hangs too
+    expect(timers.live().map((t) => t.delayMs)).toEqual([20_000]);
+    timers.live()[0]?.run();
+    await new Promise((r) => setImmediate(r));
+    expect(timers.live().map((t) => t.delayMs)).toEqual([30_000]); // backoff: twice the first delay
+    timers.live()[0]?.run(); // third attempt answers
+    expect((await store.record(failures(1), T0)).failuresInWindow).toBe(1);
+    expect(calls).toBe(3);
+    await store.close();
+  });
+
+  it('an expiry of NaN, in the past or absurdly far ahead never makes a hot loop of renewals', async () => {
+    for (const [expiresAt, expected] of [
+      [Number.NaN, 15_000],
+      [T0 - 60_000, 15_000],
+      [T0 + 8_000 * 365 * 24 * 3_600_000, 24 * 3_600_000 - 5 * 60_000],
+    ] as const) {
+      const user = await aclUser('odd-expiry-password-0123456789');
+      const timers = manualScheduler();
+      const warnings: string[] = [];
+      const redis = createBreakerRedis(url, {
+        auth: {
+          credentials: () =>
+            Promise.resolve({ username: user, password: 'odd-expiry-password-0123456789', expiresAt }),
+          clock: { now: () => T0 },
+          schedule: timers.schedule,
+          retryMs: 15_000,
+          logger: { log: () => undefined, error: () => undefined, warn: (m: string) => warnings.push(m) },
+        },
+      });
+      const store = makeRedisBreakerStore({ redis, name: uniqueName('exp'), policy: testPolicy });
+      expect((await store.record(failures(1), T0)).failuresInWindow).toBe(1);
+      expect(timers.live().map((t) => t.delayMs)).toEqual([expected]);
+      if (expected === 15_000) expect(warnings).toEqual([expect.stringContaining('expiry')]);
+      await store.close();
+    }
+  });
+});

@@ -101,6 +101,23 @@ describe('store-backed breaker gate', () => {
     expect(counts.getState).toBe(3);
   });
 
+  it('never serves a state older than the TTL: a store that changes between reads is seen within it (G4)', async () => {
+    const name = uniqueName('g4');
+    const { store, counts } = countingStore(redisStore(name));
+    const clock = manualClock();
+    const gate = makeStoreBreakerGate({ store, clock, stateCacheMs: 1_000, logger: recordingLogger() });
+    expect(await gate.check()).toEqual({ open: false, tripId: undefined }); // read at T0
+    const tripId = await redisStore(name).openManually('drill', T0);
+    // Just past the TTL of the read (and well under twice it): the OPEN state must be what is served.
+    clock.advance(1_001);
+    expect(await gate.check()).toEqual({ open: true, tripId });
+    expect(counts.getState).toBe(2);
+    // And back: closed in the store, seen no later than one TTL after the read that saw it open.
+    expect(await redisStore(name).transition('OPEN', 'CLOSED', tripId ?? '', T0 + 1_001)).toBe(true);
+    clock.advance(1_000);
+    expect(await gate.check()).toEqual({ open: false, tripId });
+  });
+
   it('shares one read between concurrent checks', async () => {
     const { store, counts } = countingStore(redisStore(uniqueName('gate')));
     const gate = makeStoreBreakerGate({

@@ -42,6 +42,33 @@ describe('settings that must be refused', () => {
     }
   });
 
+  it('a published example key in ANY signing-key setting, the webhook key included (anyone could forge a signed notice)', () => {
+    const signingSettings = Object.entries(settings)
+      .filter(([, spec]) => 'signingKey' in spec && spec.signingKey === true)
+      .map(([name]) => name);
+    expect(signingSettings).toEqual([
+      'APPROVAL_SIGNING_KEY',
+      'APPROVAL_SIGNING_KEY_PREVIOUS',
+      'WEBHOOK_SIGNING_KEY',
+    ]);
+    const keys = [...publishedKeys(), settings.WEBHOOK_SIGNING_KEY.example];
+    const webhook = { WEBHOOK_URL: 'https://hooks.example.com/breakwater' };
+    for (const key of keys) {
+      expect(problemsOf({ ...inAzure, ...webhook, WEBHOOK_SIGNING_KEY: key })).toEqual([
+        expect.stringMatching(/^WEBHOOK_SIGNING_KEY: .*published.*forge/),
+      ]);
+      // Locally the published key still signs (the demo and the local receiver use it).
+      expect(
+        loadConfig({ ...minimal, ...webhook, WEBHOOK_SIGNING_KEY: key }).operations.webhook,
+      ).toMatchObject({ signingKey: key });
+    }
+    // A key of its own is accepted in Azure.
+    const own = 'a-webhook-key-generated-for-this-app-only-0123456789';
+    expect(
+      loadConfig({ ...inAzure, ...webhook, WEBHOOK_SIGNING_KEY: own }).operations.webhook?.signingKey,
+    ).toBe(own);
+  });
+
   it('an EMAIL_SENDER that is not one plain address (CR/LF would inject headers)', () => {
     for (const sender of [
       'ops@example.com\r\nBcc: attacker@example.net',

@@ -79,4 +79,22 @@ describe('operations settings', () => {
       loadConfig({ ...minimal, APPROVAL_REQUIRE_SIGNED_IN: 'true' }).operations.requireSignedInApprover,
     ).toBe(true);
   });
+
+  it('refuses an http:// webhook URL in Azure (the notice and a chat URL would travel in clear); locally it is fine', () => {
+    const inAzure = {
+      ...minimal,
+      WEBSITE_SITE_NAME: 'func-breakwater',
+      WEBSITE_RESOURCE_GROUP: 'rg',
+      WEBSITE_OWNER_NAME: '11111111-2222-3333-4444-555555555555+rg-EastUSwebspace-Linux',
+    };
+    const plain = { WEBHOOK_URL: 'http://hooks.example.com/breakwater', WEBHOOK_SIGNING_KEY: KEY };
+    expect(problemsOf({ ...inAzure, ...plain })).toEqual([
+      expect.stringMatching(/^WEBHOOK_URL: must be https:\/\/ when running in Azure/),
+    ]);
+    expect(loadConfig({ ...minimal, ...plain }).operations.webhook?.url).toBe(plain.WEBHOOK_URL);
+    expect(
+      loadConfig({ ...inAzure, ...plain, WEBHOOK_URL: 'https://hooks.example.com/breakwater' }).operations
+        .webhook?.url,
+    ).toBe('https://hooks.example.com/breakwater');
+  });
 });

@@ -44,7 +44,7 @@ describe('an HTTP API downstream out long enough to trip the breaker', () => {
     const writes = world.writes.filter((w) => w.run === plan.run);
     const superseded = supersededInItsBatch(writes, report.host.invocations);
     for (const e of report.sent.filter((sent) => !superseded(sent)))
-      expect(keys).toContain(`sensor-readings:${e.partitionId}:${e.sequenceNumber}`);
+      expect(keys).toContain(`localhost/sensor-readings:${e.partitionId}:${e.sequenceNumber}`);
   });
 
   it('trips once, holds the stream, settles with zero lost and every key converged', async () => {

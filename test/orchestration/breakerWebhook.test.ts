@@ -81,6 +81,23 @@ describe('breaker orchestration: the webhook channel', () => {
     expect(e.status().phase).toBe('probation');
   });
 
+  it('waits for the approval while the webhook is still being retried: the emailed link works at once', async () => {
+    const downUrl = `http://127.0.0.1:${await freePort()}/hooks/down`;
+    const e = await episodeTo({ url: downUrl, format: 'json', signingKey: KEY });
+    await e.host.run();
+    // The first webhook attempt failed and its retry waits; the email with the link is out.
+    expect(e.activities(BreakerActivity.sendWebhook)).toHaveLength(1);
+    expect(e.subjects()).toEqual([expect.stringMatching(/approval needed/)]);
+    // The approval page accepts an approval only in this phase: it must not wait for the webhook.
+    expect(e.status().phase).toBe('awaiting-approval');
+    await e.host.deliver(APPROVAL_EVENT, { tripId: e.tripId, approvedBy: 'oncall@example.test' });
+    expect(e.status()).toMatchObject({ phase: 'probation', approvedBy: 'oncall@example.test' });
+    expect((await e.store.getState()).state).toBe('HALF_OPEN');
+    expect(e.triggerSwitch.disabled.get('ProcessSensorEvents')).toBe(false);
+    // The tripped webhook was not waited for: fewer attempts so far than the retry policy allows.
+    expect(e.activities(BreakerActivity.sendWebhook).length).toBeLessThan(SETTINGS.retry.maxAttempts);
+  });
+
   it('does not retry a receiver that refuses the notice (401)', async () => {
     receiver.received.length = 0;
     receiver.answer(401);

@@ -1,5 +1,6 @@
 import type { WebhookFormat } from './webhookBodies';
 import type { Clock } from '../../kernel/clock';
+import { readBoundedBody } from '../../sinks/boundedBody';
 import { webhookBody } from './webhookBodies';
 import { WebhookDeliveryError, WebhookRejectedError } from './webhookErrors';
 import type { WebhookNotice } from './webhookNotice';
@@ -15,6 +16,12 @@ export interface WebhookSenderDeps {
   /** Bound of one request; the activity's retry policy handles the next attempt. */
   readonly timeoutMs?: number;
 }
+
+/**
+ * How much of the receiver's answer is read: the status decides, the body is never used. Reading a
+ * little and cancelling the rest frees the connection without letting a receiver fill memory.
+ */
+const MAX_ANSWER_BYTES = 4 * 1024;
 
 /** Statuses worth another attempt; any other 4xx means the request itself is wrong. */
 const TRANSIENT_STATUSES = new Set([408, 425, 429]);
@@ -53,8 +60,8 @@ export function makeWebhookSender(config: WebhookConfig, deps: WebhookSenderDeps
         const what = cause instanceof Error ? cause.message : String(cause);
         throw new WebhookDeliveryError(`webhook ${host} unreachable or too slow: ${what}`);
       }
-      // The body is not needed; reading it frees the connection.
-      await response.arrayBuffer().catch(() => undefined);
+      // The body is not needed: read a bounded part and cancel the rest (an answer may never end).
+      await readBoundedBody(response, MAX_ANSWER_BYTES).catch(() => undefined);
       if (response.ok) return;
       const status = response.status;
       if (status >= 500 || TRANSIENT_STATUSES.has(status))

@@ -1,0 +1,86 @@
+/**
+ * APPROVAL_REQUIRE_SIGNED_IN on every path that approves, wired from settings as in Azure: the operator
+ * API's reset (an approval while the orchestration waits, the break-glass close otherwise) and the
+ * internal approve route take the function key AND a listed signed-in principal; the key alone, or a
+ * principal not in APPROVERS, changes nothing.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+import { parseBreakerStatus } from '../../src/orchestration/breakerStatus';
+import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
+import { BreakwaterWorld, FUNCTION_KEY } from '../../sim/world/breakwaterWorld';
+
+let world: BreakwaterWorld;
+let tripId = '';
+beforeAll(async () => {
+  world = await BreakwaterWorld.create({
+    storageConnectionString: inject('storageConnectionString'),
+    settings: { APPROVAL_REQUIRE_SIGNED_IN: 'true', APPROVERS: 'oncall@example.com' },
+  });
+  tripId = (await world.runtime.breakerStore.openManually('signed-in drill', world.clock.now())) ?? '';
+  world.clock.advance(5 * 60_000); // past the watchdog's grace: it starts the orchestration
+  await world.runWatchdog();
+  await world.durable.catchUp();
+});
+afterAll(() => world.close());
+
+/** X-MS-CLIENT-PRINCIPAL(-NAME) as App Service authentication sets them for a signed-in user. */
+const signedIn = (name: string) => ({
+  'x-ms-client-principal-name': name,
+  'x-ms-client-principal': Buffer.from(
+    JSON.stringify({ auth_typ: 'aad', claims: [{ typ: 'preferred_username', val: name }] }),
+  ).toString('base64'),
+});
+
+async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${world.http.baseUrl}/api/${path}`, {
+    method: 'POST',
+    headers: { 'x-functions-key': FUNCTION_KEY, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json().catch(() => ({}))) as Record<string, unknown> };
+}
+
+const status = () => parseBreakerStatus(world.durable.hosts.get(breakerInstanceId(tripId))?.customStatus);
+const phase = () => Promise.resolve(status()?.phase);
+
+describe('APPROVAL_REQUIRE_SIGNED_IN on the operator API and the internal route', () => {
+  it('the function key alone approves nothing: reset, forced reset and internal approve answer 401', async () => {
+    expect(await phase()).toBe('awaiting-approval');
+    const attempts = [
+      await post('breaker/reset', { by: 'oncall@example.com' }),
+      await post('breaker/reset', { by: 'oncall@example.com', force: true }),
+      await post('internal/breaker/approve', { tripId, approvedBy: 'oncall@example.com' }),
+    ];
+    for (const r of attempts) {
+      expect(r.status).toBe(401);
+      expect(r.json.error).toMatch(/signed in/);
+    }
+    await world.durable.catchUp();
+    expect((await world.runtime.breakerStore.getState()).state).toBe('OPEN');
+    expect(await phase()).toBe('awaiting-approval');
+    expect(world.isDisabled()).toBe(true);
+  });
+
+  it('a signed-in principal not in APPROVERS is refused (403), whatever name it types', async () => {
+    const r = await post('breaker/reset', { by: 'oncall@example.com' }, signedIn('mallory@example.com'));
+    expect(r.status).toBe(403);
+    expect(r.json.error).toMatch(/mallory@example\.com is not in APPROVERS/);
+    const i = await post(
+      'internal/breaker/approve',
+      { tripId, approvedBy: 'oncall@example.com' },
+      signedIn('mallory@example.com'),
+    );
+    expect(i.status).toBe(403);
+    await world.durable.catchUp();
+    expect(await phase()).toBe('awaiting-approval');
+  });
+
+  it('a listed signed-in approver approves, recorded under the principal, not the typed name', async () => {
+    const r = await post('breaker/reset', { by: 'someone else' }, signedIn('OnCall@example.com'));
+    expect(r.status).toBe(202);
+    await world.durable.catchUp();
+    expect(status()?.approvedBy).toBe('OnCall@example.com');
+    expect((await world.runtime.breakerStore.getState()).state).not.toBe('OPEN');
+  });
+});
