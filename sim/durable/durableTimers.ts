@@ -1,9 +1,12 @@
 /** The durable timers of one instance: pending ones (cancelled included, as in the extension) and retries. */
 import { attemptsLeft, type ScheduledActivity } from './durableActivities';
+import { timerDueAt } from './timerDelivery';
 
 export interface PendingTimer {
   readonly id: number;
   readonly fireAt: number;
+  /** When it completes: up to a second before fireAt (timerDelivery.ts). */
+  readonly dueAt: number;
   /** For a retry timer: the activity to schedule again when it fires. */
   readonly retryOf?: ScheduledActivity;
 }
@@ -17,17 +20,18 @@ export class DurableTimers {
     return this.timers;
   }
 
-  add(timer: PendingTimer): void {
-    this.timers.push(timer);
+  /** A timer created by the episode at `createdAt`. */
+  add(timer: Omit<PendingTimer, 'dueAt'>, createdAt: number): void {
+    this.timers.push({ ...timer, dueAt: timerDueAt(createdAt, timer.fireAt) });
   }
 
   /** Retried activities to schedule again: their retry timer fired and attempts are left. */
   private rescheduled: ScheduledActivity[] = [];
 
-  /** Removes and returns the timers due by `now`, in fire order; retries among them are rescheduled. */
+  /** Removes and returns the timers due by `now`, in the order they complete; retries among them are rescheduled. */
   fireDue(now: number): PendingTimer[] {
-    const due = this.timers.filter((t) => t.fireAt <= now).sort((a, b) => a.fireAt - b.fireAt);
-    this.timers = this.timers.filter((t) => t.fireAt > now);
+    const due = this.timers.filter((t) => t.dueAt <= now).sort((a, b) => a.dueAt - b.dueAt);
+    this.timers = this.timers.filter((t) => t.dueAt > now);
     for (const { retryOf } of due)
       if (retryOf && attemptsLeft(retryOf))
         this.rescheduled.push({ ...retryOf, attempt: retryOf.attempt + 1 });
@@ -43,9 +47,9 @@ export class DurableTimers {
     return this.rescheduled.splice(0);
   }
 
-  /** When the next pending timer fires; undefined with none. */
+  /** When the next pending timer completes; undefined with none. */
   next(): number | undefined {
-    const next = Math.min(...this.timers.map((t) => t.fireAt));
+    const next = Math.min(...this.timers.map((t) => t.dueAt));
     return Number.isFinite(next) ? next : undefined;
   }
 

@@ -33,6 +33,8 @@ export interface WorkerBridgeOptions {
    * process that died mid-run leaves its invocation (the host then sees the call fail).
    */
   readonly beforeActivity?: (name: string, inputJson: string) => Promise<'run' | 'kill'>;
+  /** Awaited after an activity ran and before its answer goes back: holds the orchestration between two steps. */
+  readonly afterActivity?: (name: string, inputJson: string) => Promise<void>;
 }
 
 type Reply = { ok: true; json: string | null } | { ok: false; message: string };
@@ -73,6 +75,7 @@ export async function startWorkerBridge(options: WorkerBridgeOptions = {}): Prom
           return;
         }
         const reply = await run(kind, name, payload);
+        if (kind === 'activity') await options.afterActivity?.(name, payload);
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
       })().catch((error: unknown) => {
         res.writeHead(500).end(String(error));

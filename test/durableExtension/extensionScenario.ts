@@ -1,9 +1,29 @@
 /** What the scenarios on the real extension share: the harness, and reading an instance's outcome. */
 import type { DurableOrchestrationStatus } from 'durable-functions';
+import { afterAll, beforeAll } from 'vitest';
 
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
-import type { ExtensionHarness } from '../../sim/durableExtension/extensionHarness';
+import {
+  type ExtensionHarness,
+  type ExtensionHarnessOptions,
+  startExtensionHarness,
+} from '../../sim/durableExtension/extensionHarness';
 import { waitUntil } from '../../sim/durableExtension/waitUntil';
+
+/** One harness for the file's scenarios (starting the extension costs 10–30 s); closed however the file ends. */
+export function harnessForFile(options?: ExtensionHarnessOptions): () => ExtensionHarness {
+  let started: ExtensionHarness | undefined;
+  beforeAll(async () => {
+    started = await startExtensionHarness(options);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return () => {
+    if (!started) throw new Error('the harness did not start');
+    return started;
+  };
+}
 
 export const phaseOf = (status: DurableOrchestrationStatus | undefined) =>
   (status?.customStatus as BreakerStatus | undefined)?.phase;

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { type ExtensionHarness, startExtensionHarness } from '../../sim/durableExtension/extensionHarness';
 import { waitUntil } from '../../sim/durableExtension/waitUntil';
-import { subjects, tripByHand, untilEnded, untilPhase } from './extensionScenario';
+import { harnessForFile, subjects, tripByHand, untilEnded, untilPhase } from './extensionScenario';
 
-let h: ExtensionHarness;
-beforeAll(async () => {
-  h = await startExtensionHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const harness = harnessForFile();
 
 describe('the breaker on the real Durable extension', () => {
   it('trips, disables through ARM, emails, takes the approval from the public page, re-enables, and closes after probation', async () => {
+    const h = harness();
     const { tripId, instanceId, started } = await tripByHand(h, 'downstream outage');
     expect(started).toBe(true);
 
