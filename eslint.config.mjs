@@ -2,8 +2,76 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The folders of src/, top to bottom: a folder imports only the folders below it (README, "Layout").
+ * This list is the one place the order is written; the rules below are generated from it.
+ */
+export const srcLayers = [
+  'functions',
+  'composition',
+  'config',
+  'operator',
+  'faults',
+  'approval',
+  'orchestration',
+  'notify',
+  'processing',
+  'deadLetters',
+  'breaker',
+  'sinks',
+  'hub',
+  'control',
+  'storage',
+  'web',
+  'kernel',
+];
+
+/** Per folder of src/: no test/sim/demo/bench, and no folder above it in `srcLayers`. */
+export function srcLayerRules() {
+  const notProduct = {
+    group: ['**/test/**', '**/sim/**', '**/demo/**', '**/bench/**'],
+    message: 'src/ imports only src/ and packages.',
+  };
+  const base = {
+    files: ['src/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [notProduct] }] },
+  };
+  return [
+    base,
+    ...srcLayers.slice(1).map((folder, i) => {
+      const above = srcLayers.slice(0, i + 1);
+      return {
+        files: [`src/${folder}/**/*.ts`],
+        rules: {
+          'no-restricted-imports': [
+            'error',
+            {
+              patterns: [
+                notProduct,
+                {
+                  regex: `^(\\.\\./)+(${above.join('|')})(/|$)`,
+                  message: `src/${folder}/ imports only the folders below it in srcLayers (eslint.config.mjs): not ${above.join(', ')}.`,
+                },
+              ],
+            },
+          ],
+        },
+      };
+    }),
+  ];
+}
+
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.test-output/**', '.tools/**', 'eslint.config.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.test-output/**',
+      '.tools/**',
+      'eslint.config.mjs',
+      'eslint.config.d.mts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
@@ -32,20 +100,5 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    files: ['src/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/test/**', '**/sim/**', '**/demo/**', '**/bench/**'],
-              message: 'src/ imports only src/ and packages.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  ...srcLayerRules(),
 );

@@ -4,8 +4,8 @@ import { RestError } from '@azure/core-rest-pipeline';
 import '../sim/host/fakeFunctionsCore';
 
 import { createRuntime, installRuntime, type Runtime } from '../src/composition/runtime';
-import type { ActivitySink } from '../src/processing/activitySink';
-import type { SensorReading } from '../src/processing/sensorReading';
+import type { ActivitySink } from '../src/sinks/activitySink';
+import type { SensorReading } from '../src/hub/sensorReading';
 import { EventHubModel } from '../sim/host/eventHubModel';
 import { SimClock } from '../sim/host/simClock';
 import { TriggerHostModel } from '../sim/host/triggerHostModel';

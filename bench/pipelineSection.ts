@@ -8,9 +8,9 @@ import '../sim/host/fakeFunctionsCore';
 import { app, type EventHubFunctionOptions } from '@azure/functions';
 
 import { createRuntime, installRuntime, type Runtime } from '../src/composition/runtime';
-import type { ActivitySink } from '../src/processing/activitySink';
-import { alwaysClosedGate } from '../src/processing/breakerGate';
-import type { SensorReading } from '../src/processing/sensorReading';
+import type { ActivitySink } from '../src/sinks/activitySink';
+import { alwaysClosedGate } from '../src/breaker/breakerGate';
+import type { SensorReading } from '../src/hub/sensorReading';
 import { EventHubModel } from '../sim/host/eventHubModel';
 import { SimClock } from '../sim/host/simClock';
 import { TriggerHostModel } from '../sim/host/triggerHostModel';

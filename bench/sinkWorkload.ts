@@ -1,4 +1,4 @@
-import type { ReceivedEvent } from '../src/processing/receivedEvent';
+import type { ReceivedEvent } from '../src/hub/receivedEvent';
 
 export const BATCH = 100;
 

@@ -6,11 +6,11 @@ import { QueueServiceClient } from '@azure/storage-queue';
 
 import { makeTableBreakerStore } from '../src/breaker/tableBreakerStore';
 import { makeBatchProcessor } from '../src/processing/batchProcessor';
-import { makeBlobQueueDeadLetterStore } from '../src/processing/blobQueueDeadLetterStore';
-import { alwaysClosedGate } from '../src/processing/breakerGate';
+import { makeBlobQueueDeadLetterStore } from '../src/deadLetters/blobQueueDeadLetterStore';
+import { alwaysClosedGate } from '../src/breaker/breakerGate';
 import { silentLogger } from '../src/kernel/logger';
-import type { ReceivedEvent } from '../src/processing/receivedEvent';
-import { makeHomeActivityTableSink } from '../src/processing/homeActivityTableSink';
+import type { ReceivedEvent } from '../src/hub/receivedEvent';
+import { makeHomeActivityTableSink } from '../src/sinks/homeActivityTableSink';
 import { systemClock } from '../src/kernel/clock';
 import { generateEvents } from '../scripts/producer/generateEvents';
 import { endpointPort, startFaultProxy, withEndpointPort } from '../sim/net/faultProxy';

@@ -1,4 +1,4 @@
-import type { BreakerConfig } from '../src/config/appConfig';
+import type { BreakerConfig } from '../src/breaker/breakerPolicy';
 import { TIMELINE, type TimelineEntry } from '../sim/world/scenario';
 
 /** One status line of the live view. */

@@ -1,4 +1,4 @@
-import type { SensorReading } from '../src/processing/sensorReading';
+import type { SensorReading } from '../src/hub/sensorReading';
 import type { ScenarioPlan } from '../sim/world/scenario';
 import type { DemoOptions } from './args';
 

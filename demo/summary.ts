@@ -1,5 +1,5 @@
 import type { TripRecord } from '../src/breaker/breakerStore';
-import { deadLetterReasons } from '../src/processing/deadLetter';
+import { deadLetterReasons } from '../src/deadLetters/deadLetter';
 import type { TimelineEntry } from '../sim/world/scenario';
 
 /** Where each sent event ended up (design G1): every event is exactly one of these, or lost. */

@@ -1,6 +1,6 @@
 import { odata } from '@azure/data-tables';
 
-import { readCheckpoints } from '../src/backlog/checkpoints';
+import { readCheckpoints } from '../src/hub/checkpoints';
 import { eventNumberOf, homePrefix, type VerifyPlan } from './plan';
 import type { TargetStores } from './target';
 

@@ -1,5 +1,5 @@
-import { approvalLink } from '../src/notify/approvalLink';
-import { signApprovalToken } from '../src/notify/approvalToken';
+import { approvalLink } from '../src/approval/approvalLink';
+import { signApprovalToken } from '../src/approval/approvalToken';
 
 /** Verify links live long enough for the run to use at once, not the emailed link's 24 hours. */
 export const VERIFY_LINK_TTL_MS = 15 * 60_000;

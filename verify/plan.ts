@@ -1,4 +1,4 @@
-import type { SensorReading } from '../src/processing/sensorReading';
+import type { SensorReading } from '../src/hub/sensorReading';
 
 /** What one verify run publishes: N readings with the run id, a few of them poison. */
 export interface VerifyPlan {

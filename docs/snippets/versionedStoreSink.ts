@@ -3,9 +3,9 @@
  * the shape most databases and many APIs offer. Compiled by `npm run typecheck` and run against the sink
  * contract by test/docs/yourOwnDownstream.test.ts, so the doc cannot drift from working code.
  */
-import type { ActivitySink } from '../../src/processing/activitySink';
-import { TransientSinkError } from '../../src/processing/errors';
-import { readingVersion } from '../../src/processing/homeActivityTableSink';
+import type { ActivitySink } from '../../src/sinks/activitySink';
+import { TransientSinkError } from '../../src/sinks/errors';
+import { readingVersion } from '../../src/sinks/homeActivityTableSink';
 
 // #region store-port
 /** Your downstream's client, reduced to what the sink needs. */

@@ -1,5 +1,5 @@
 // Azure Monitor alerts for the breaker, sent to the approvers through one action group. Every rule reads
-// the app's own telemetry lines (src/telemetry/telemetryNames.ts: `<name> <JSON>` traces in Application
+// the app's own telemetry lines (src/kernel/telemetryNames.ts: `<name> <JSON>` traces in Application
 // Insights); test/deploy/alertRules.test.ts checks that each name and field queried here is one the app
 // emits. Stateful rules (autoMitigate): one notification when a condition starts, one when it resolves.
 

@@ -1,4 +1,4 @@
-import type { SensorReading } from '../../src/processing/sensorReading';
+import type { SensorReading } from '../../src/hub/sensorReading';
 import { type Random, randomIndex, seededRandom } from './seededRandom';
 
 /** One event ready to send: its partition key (the home) and its body bytes. */

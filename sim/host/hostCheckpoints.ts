@@ -1,6 +1,6 @@
 import type { ContainerClient } from '@azure/storage-blob';
 
-import { checkpointPrefix } from '../../src/backlog/checkpoints';
+import { checkpointPrefix } from '../../src/hub/checkpoints';
 
 /** An event as far as a checkpoint needs it. */
 interface CheckpointedEvent {

@@ -1,5 +1,5 @@
 import type { Runtime } from '../../src/composition/runtime';
-import type { DeadLetterMessage } from '../../src/processing/deadLetterMessage';
+import type { DeadLetterMessage } from '../../src/deadLetters/deadLetterMessage';
 import { type ArmServer, startArmServer } from '../azure/armServer';
 import { bindingOfType, invokeRpc } from '../host/fakeFunctionsCore';
 import { type FunctionsHttpServer, startFunctionsHttpServer } from '../host/functionsHttpServer';

@@ -1,5 +1,5 @@
-import type { ReceivedEvent } from '../../src/processing/receivedEvent';
-import type { SensorReading } from '../../src/processing/sensorReading';
+import type { ReceivedEvent } from '../../src/hub/receivedEvent';
+import type { SensorReading } from '../../src/hub/sensorReading';
 
 /** One call the downstream received, refused or not (what an outage costs it). */
 export interface SinkCall {

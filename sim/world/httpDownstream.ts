@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 import { z } from 'zod';
 
-import { sensorReadingSchema } from '../../src/processing/sensorReading';
+import { sensorReadingSchema } from '../../src/hub/sensorReading';
 
 /** How the downstream behaves right now. */
 export type DownstreamMode =

@@ -1,7 +1,7 @@
 /** What an operator of the simulated deployment does: reads the emails, follows the link, reads letters. */
 import { QueueServiceClient } from '@azure/storage-queue';
 
-import type { DeadLetterMessage } from '../../src/processing/deadLetterMessage';
+import type { DeadLetterMessage } from '../../src/deadLetters/deadLetterMessage';
 import type { SmtpSink } from '../azure/smtpSink';
 
 /** Approval links found in the emails received so far, oldest first. */

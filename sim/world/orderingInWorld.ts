@@ -1,5 +1,5 @@
-import { decodeReading } from '../../src/processing/decodeReading';
-import { readingVersion } from '../../src/processing/homeActivityTableSink';
+import { decodeReading } from '../../src/hub/decodeReading';
+import { readingVersion } from '../../src/sinks/homeActivityTableSink';
 import type { OrderingMode } from '../../src/processing/ordering';
 import type { BreakwaterWorld, SinkWrite } from './breakwaterWorld';
 import type { HubEvent } from '../host/eventHubModel';

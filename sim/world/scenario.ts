@@ -1,5 +1,5 @@
 import type { BreakerStateName } from '../../src/breaker/breakerStore';
-import type { DeadLetterMessage } from '../../src/processing/deadLetterMessage';
+import type { DeadLetterMessage } from '../../src/deadLetters/deadLetterMessage';
 import type { BreakwaterWorld } from './breakwaterWorld';
 import { EventHubModel, type HubEvent } from '../host/eventHubModel';
 import { eventBody } from './scenarioEvents';

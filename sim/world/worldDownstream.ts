@@ -2,8 +2,8 @@ import { RestError } from '@azure/core-rest-pipeline';
 import { TableClient } from '@azure/data-tables';
 
 import type { SinkKind } from '../../src/config/sinkSettings';
-import type { ActivitySink } from '../../src/processing/activitySink';
-import { readingVersion, type SensorActivityRow } from '../../src/processing/homeActivityTableSink';
+import type { ActivitySink } from '../../src/sinks/activitySink';
+import { readingVersion, type SensorActivityRow } from '../../src/sinks/homeActivityTableSink';
 import type { Clock } from '../../src/kernel/clock';
 import { type HttpDownstream, startHttpDownstream } from './httpDownstream';
 import type { Downstream } from './downstream';

@@ -1,8 +1,8 @@
 import type { HttpHandler, HttpRequest, InvocationContext } from '@azure/functions';
 
-import type { HeldBacklog } from '../backlog/heldBacklog';
+import type { HeldBacklog } from '../hub/heldBacklog';
 import type { BreakerStore } from '../breaker/breakerStore';
-import type { TokenVerification } from '../notify/approvalTokenTypes';
+import type { TokenVerification } from './approvalTokenTypes';
 import { ensureError } from '../kernel/ensureError';
 import type { Clock } from '../kernel/clock';
 import {

@@ -1,8 +1,8 @@
 import type { HttpResponseInit } from '@azure/functions';
 
-import { formatSpan } from '../backlog/describeBacklog';
-import type { HeldBacklog } from '../backlog/heldBacklog';
-import type { ApprovalTokenPayload } from '../notify/approvalTokenTypes';
+import { formatSpan } from '../hub/describeBacklog';
+import type { HeldBacklog } from '../hub/heldBacklog';
+import type { ApprovalTokenPayload } from './approvalTokenTypes';
 import type { ApprovalRefusal } from './approvalRefusal';
 import { refusalStatus } from './approvalRefusal';
 import { formatCount, formatTime } from '../web/formatting';

@@ -1,4 +1,4 @@
-import type { ApprovalTokenPayload, TokenRejection, TokenVerification } from '../notify/approvalTokenTypes';
+import type { ApprovalTokenPayload, TokenRejection, TokenVerification } from './approvalTokenTypes';
 import { APPROVED_PHASES, AWAITING_APPROVAL } from '../orchestration/breakerStatus';
 import type { TripSituation } from './tripSituation';
 

@@ -1,4 +1,4 @@
-import { checkPersonName, MAX_PERSON_NAME_LENGTH } from '../text/personName';
+import { checkPersonName, MAX_PERSON_NAME_LENGTH } from '../kernel/personName';
 
 /** App Service Authentication puts the signed-in user's name in this header (and strips client copies). */
 export const PRINCIPAL_HEADER = 'x-ms-client-principal-name';

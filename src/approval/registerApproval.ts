@@ -1,6 +1,6 @@
 import { app } from '@azure/functions';
 
-import { APPROVAL_ROUTE } from '../notify/approvalLink';
+import { APPROVAL_ROUTE } from './approvalLink';
 import { type ApprovalHandlerDeps, makeApprovalHandler } from './approvalHandler';
 import { durableClientInput } from '../orchestration/durableOrchestrationControl';
 

@@ -1,7 +1,7 @@
-import { describeOldest, formatSpan } from '../backlog/describeBacklog';
-import type { HeldBacklog } from '../backlog/heldBacklog';
-import { describeDownstream } from '../downstream/describeDownstream';
-import type { DownstreamProbe } from '../downstream/downstreamProbe';
+import { describeOldest, formatSpan } from '../hub/describeBacklog';
+import type { HeldBacklog } from '../hub/heldBacklog';
+import { describeDownstream } from '../sinks/describeDownstream';
+import type { DownstreamProbe } from '../sinks/downstreamProbe';
 import { formatTime } from '../web/formatting';
 import { html, type SafeHtml } from '../web/html';
 

@@ -1,6 +1,6 @@
 import type { HttpResponseInit } from '@azure/functions';
 
-import { APPROVAL_ROUTE } from '../notify/approvalLink';
+import { APPROVAL_ROUTE } from './approvalLink';
 import { html } from '../web/html';
 import { htmlPage } from '../web/pageResponse';
 import type { SignedInRefusal } from './signedInApprover';

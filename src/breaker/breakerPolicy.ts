@@ -1,4 +1,3 @@
-import type { BreakerConfig } from '../config/appConfig';
 import type { BreakerStateName, WindowBucket } from './breakerStore';
 
 /** The numbers a breaker store decides with; every adapter applies the same policy. */
@@ -56,3 +55,15 @@ export const failuresIn = (window: readonly WindowBucket[]): number =>
 /** The failures a state tolerates before it trips (CLOSED: threshold, HALF_OPEN: probation); OPEN none. */
 export const limitFor = (policy: BreakerPolicy, state: BreakerStateName): number | undefined =>
   state === 'CLOSED' ? policy.threshold : state === 'HALF_OPEN' ? policy.probationThreshold : undefined;
+
+export interface BreakerConfig {
+  readonly store: 'table' | 'redis';
+  readonly redisConnection: string | undefined;
+  readonly threshold: number;
+  readonly windowSeconds: number;
+  readonly bucketSeconds: number;
+  readonly probationThreshold: number;
+  readonly probationSeconds: number;
+  readonly stateCacheMs: number;
+  readonly tableName: string;
+}

@@ -1,4 +1,4 @@
-import type { DownstreamProbe } from '../downstream/downstreamProbe';
+import type { DownstreamProbe } from '../sinks/downstreamProbe';
 import type { FailureSample } from '../kernel/failureSample';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { boundText } from '../text/boundText';
+import { boundText } from '../kernel/boundText';
 import { BreakerStoreCorruptError } from './breakerErrors';
 import { isReadableTrip, type TripEntry, type TripRecord } from './breakerStore';
 
@@ -25,7 +25,7 @@ const optional = {
   approvedBy: z.string(),
   resumedAt: timestamp,
   closedAt: timestamp,
-  // The watchdog's latest downstream probe while OPEN (src/downstream); a bad one is dropped.
+  // The watchdog's latest downstream probe while OPEN (orchestration/probeWhileOpen.ts); a bad one is dropped.
   probe: z.object({
     at: timestamp,
     ok: z.boolean(),

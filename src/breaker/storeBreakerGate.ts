@@ -1,4 +1,4 @@
-import type { BreakerGate, GateState, RecordedFailures } from '../processing/breakerGate';
+import type { BreakerGate, GateState, RecordedFailures } from './breakerGate';
 import type { FailureSample } from '../kernel/failureSample';
 import type { Logger } from '../kernel/logger';
 import type { Clock } from '../kernel/clock';

@@ -1,6 +1,6 @@
 import type { Clock } from '../kernel/clock';
 import type { Logger } from '../kernel/logger';
-import { telemetryLine } from '../telemetry/telemetryNames';
+import { telemetryLine } from '../kernel/telemetryNames';
 
 /** Reachability of the breaker store, for the status page (G6). */
 export interface StoreHealth {

@@ -1,8 +1,8 @@
 import { EventHubConsumerClient } from '@azure/event-hubs';
 
-import { CHECKPOINT_CONTAINER, checkpointPrefix, readCheckpoints } from '../backlog/checkpoints';
-import { type HeldBacklog, readHeldBacklog } from '../backlog/heldBacklog';
-import { makeEventHubReader } from '../backlog/hubReader';
+import { CHECKPOINT_CONTAINER, checkpointPrefix, readCheckpoints } from '../hub/checkpoints';
+import { type HeldBacklog, readHeldBacklog } from '../hub/heldBacklog';
+import { makeEventHubReader } from '../hub/hubReader';
 import type { EventHubConnection } from '../config/appConfig';
 import { lazyCredential } from './notifyAndControl';
 import type { Runtime } from './runtime';

@@ -2,7 +2,7 @@ import type { AppConfig } from '../config/appConfig';
 import type { FaultSwitchDeps } from '../faults/faultHandler';
 import { makeTableFaultSwitchStore } from '../faults/tableFaultSwitchStore';
 import { withFaultSwitch } from '../faults/withFaultSwitch';
-import type { ActivitySink } from '../processing/activitySink';
+import type { ActivitySink } from '../sinks/activitySink';
 import type { StorageClients } from '../storage/storageClients';
 import type { Clock } from '../kernel/clock';
 

@@ -1,6 +1,6 @@
 import type { TokenCredential } from '@azure/core-auth';
 
-import type { LocalArm } from '../control/makeTriggerSwitch';
+import type { LocalArm } from './makeTriggerSwitch';
 
 /**
  * Where a host that embeds the app (the simulator in sim/, and through it the tests, the demo and

@@ -1,10 +1,10 @@
 import type { AccessToken, GetTokenOptions, TokenCredential } from '@azure/core-auth';
 
 import type { AppConfig } from '../config/appConfig';
-import { makeTriggerSwitch } from '../control/makeTriggerSwitch';
+import { makeTriggerSwitch } from './makeTriggerSwitch';
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import type { EmailSender } from '../notify/emailSender';
-import { makeEmailSender } from '../notify/makeEmailSender';
+import { makeEmailSender } from './makeEmailSender';
 import type { Logger } from '../kernel/logger';
 import type { LocalEndpoints } from './localEndpoints';
 

@@ -1,12 +1,12 @@
 import type { ApprovalHandlerDeps } from '../approval/approvalHandler';
 import { durableOrchestrationControl } from '../orchestration/durableOrchestrationControl';
-import { verifyApprovalToken } from '../notify/approvalToken';
+import { verifyApprovalToken } from '../approval/approvalToken';
 import type { OperatorDeps } from '../operator/operatorDeps';
-import { queueDeadLetterCount } from '../processing/queueDeadLetterCount';
-import { blobDeadLetterArchive } from '../redrive/deadLetterArchive';
-import { queueRedriveDeferral } from '../redrive/redriveDeferral';
-import { queueRedriveRefusal } from '../redrive/redriveRefusal';
-import type { RedriveDeps } from '../redrive/redriveHandler';
+import { queueDeadLetterCount } from '../deadLetters/queueDeadLetterCount';
+import { blobDeadLetterArchive } from '../deadLetters/deadLetterArchive';
+import { queueRedriveDeferral } from '../deadLetters/redriveDeferral';
+import { queueRedriveRefusal } from '../deadLetters/redriveRefusal';
+import type { RedriveDeps } from '../deadLetters/redriveHandler';
 import { heldBacklogReaderFor } from './backlogRuntime';
 import { faultSwitchDeps } from './faultSwitchRuntime';
 import { getRuntime, type Runtime } from './runtime';

@@ -1,10 +1,11 @@
 import type { AppConfig } from '../config/appConfig';
 import type { BreakerActivityDeps } from '../orchestration/breakerActivities';
+import { issueApprovalLink } from '../approval/issueApprovalLink';
 import { makeBreakerMessages } from '../orchestration/breakerMessages';
 import type { BreakerOrchestratorSettings } from '../orchestration/breakerOrchestrator';
 import type { WatchdogDeps } from '../orchestration/runWatchdog';
-import type { HeartbeatDeps } from '../telemetry/heartbeat';
-import { queueDeadLetterCount } from '../processing/queueDeadLetterCount';
+import type { HeartbeatDeps } from '../orchestration/heartbeat';
+import { queueDeadLetterCount } from '../deadLetters/queueDeadLetterCount';
 import { heldBacklogReaderFor } from './backlogRuntime';
 import { webhookDeps } from './webhookDeps';
 import type { Runtime } from './runtime';
@@ -39,9 +40,7 @@ export function createActivityDeps(runtime: Runtime): BreakerActivityDeps {
     email: runtime.controls.emailSender(),
     messages: makeBreakerMessages({
       approvers: config.email.approvers,
-      signingKeys: config.approval.signingKeys,
-      linkTtlHours: config.approval.linkTtlHours,
-      publicBaseUrl: config.approval.publicBaseUrl,
+      issueLink: (subject, now) => issueApprovalLink(config.approval, subject, now),
       probation: { seconds: config.breaker.probationSeconds, threshold: config.breaker.probationThreshold },
       environmentName: config.environmentName,
     }),

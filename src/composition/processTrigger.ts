@@ -1,5 +1,5 @@
 import { makeOnTripped } from '../orchestration/onTripped';
-import type { ProcessTrigger } from '../processing/registerProcessSensorEvents';
+import type { ProcessTrigger } from './registerProcessSensorEvents';
 import type { Runtime } from './runtime';
 
 /** What the Event Hubs trigger's registration needs from the runtime. */

@@ -2,17 +2,17 @@ import type { TokenCredential } from '@azure/core-auth';
 import { DefaultAzureCredential } from '@azure/identity';
 
 import type { BreakerStore } from '../breaker/breakerStore';
-import { makeBreakerStore } from '../breaker/makeBreakerStore';
+import { makeBreakerStore } from './makeBreakerStore';
 import { makeStoreBreakerGate, type StoreBreakerGate } from '../breaker/storeBreakerGate';
 import type { AppConfig } from '../config/appConfig';
 import { type Environment, loadConfig } from '../config/loadConfig';
-import type { ActivitySink } from '../processing/activitySink';
+import type { ActivitySink } from '../sinks/activitySink';
 import { type BatchProcessor, makeBatchProcessor } from '../processing/batchProcessor';
-import { withHeldBatchTelemetry } from '../telemetry/heldBatchTelemetry';
-import type { BreakerGate } from '../processing/breakerGate';
-import { makeBlobQueueDeadLetterStore } from '../processing/blobQueueDeadLetterStore';
-import type { DeadLetterStore } from '../processing/deadLetter';
-import { makeActivitySink } from '../sinks/makeActivitySink';
+import { withHeldBatchTelemetry } from '../processing/heldBatchTelemetry';
+import type { BreakerGate } from '../breaker/breakerGate';
+import { makeBlobQueueDeadLetterStore } from '../deadLetters/blobQueueDeadLetterStore';
+import type { DeadLetterStore } from '../deadLetters/deadLetter';
+import { makeActivitySink } from './makeActivitySink';
 import { withFaultSwitchWhenEnabled } from './faultSwitchRuntime';
 import { makePartitionProgress, type PartitionProgress } from '../processing/partitionProgress';
 import { makeStorageClients, type StorageClients } from '../storage/storageClients';
@@ -99,7 +99,7 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
     stuckAfterReruns: config.processing.outage.isolateAfterReruns,
     logIntervalMs: 60_000,
   });
-  // Held batches also leave a BatchHeld line for the alert rules (src/telemetry).
+  // Held batches also leave a BatchHeld line for the alert rules (kernel/telemetryNames.ts).
   const processBatch = withHeldBatchTelemetry(
     makeBatchProcessor({
       functionName: config.functionName,

@@ -1,20 +1,16 @@
 /** The typed, validated, frozen configuration every part of the app receives. */
 
+import type { ApprovalConfig } from '../approval/issueApprovalLink';
+import type { BreakerConfig } from '../breaker/breakerPolicy';
+import type { ControlConfig } from '../control/triggerSwitch';
+import type { TriggerRetryConfig } from '../processing/processHandler';
+import type { StorageConnection } from '../storage/storageClients';
 import type { OutageHandling } from '../processing/batchDecision';
 import type { OperationsConfig } from './operationsConfig';
 import type { Ordering } from '../processing/ordering';
 
 /** Name of the guarded Event Hubs function: letters, digits and `_` only, so it can be disabled on Linux. */
 export const GUARDED_FUNCTION_NAME = 'ProcessSensorEvents';
-
-export type StorageConnection =
-  | { readonly kind: 'connectionString'; readonly connectionString: string }
-  | {
-      readonly kind: 'identity';
-      readonly blobServiceUri: string;
-      readonly queueServiceUri: string;
-      readonly tableServiceUri: string;
-    };
 
 /** How the app itself reaches the hub (the held-backlog reader), from the trigger's connection setting. */
 export type EventHubConnection =
@@ -49,33 +45,6 @@ export type SinkConfig =
   | { readonly kind: 'table' }
   | { readonly kind: 'http'; readonly url: string; readonly healthUrl: string; readonly timeoutMs: number };
 
-export interface TriggerRetryConfig {
-  readonly maxRetryCount: number;
-  readonly minimumIntervalSeconds: number;
-  readonly maximumIntervalSeconds: number;
-}
-
-export interface BreakerConfig {
-  readonly store: 'table' | 'redis';
-  readonly redisConnection: string | undefined;
-  readonly threshold: number;
-  readonly windowSeconds: number;
-  readonly bucketSeconds: number;
-  readonly probationThreshold: number;
-  readonly probationSeconds: number;
-  readonly stateCacheMs: number;
-  readonly tableName: string;
-}
-
-export type ControlConfig =
-  | { readonly mode: 'local' }
-  | {
-      readonly mode: 'arm';
-      readonly subscriptionId: string;
-      readonly resourceGroup: string;
-      readonly siteName: string;
-    };
-
 export type EmailTransportConfig =
   | { readonly provider: 'log' }
   | { readonly provider: 'smtp'; readonly host: string; readonly port: number; readonly secure: boolean }
@@ -89,15 +58,6 @@ export interface EmailConfig {
   readonly transport: EmailTransportConfig;
   readonly sender: string;
   readonly approvers: readonly string[];
-}
-
-export interface ApprovalConfig {
-  /** Current key first; a previous key, when set, is still accepted. */
-  readonly signingKeys: readonly [string, ...string[]];
-  readonly linkTtlHours: number;
-  readonly reminderMinutes: number;
-  readonly maxReminders: number;
-  readonly publicBaseUrl: string;
 }
 
 /** The fault switch (`npm run verify`): off unless FAULT_SWITCH_ENABLED; only the sample Table sink. */

@@ -1,4 +1,5 @@
-import { type AppConfig, type ControlConfig, GUARDED_FUNCTION_NAME } from './appConfig';
+import { type AppConfig, GUARDED_FUNCTION_NAME } from './appConfig';
+import { type ControlConfig } from '../control/triggerSwitch';
 import { ConfigError, type ConfigProblem } from './configError';
 import { publishedKeyProblems } from './publishedKeys';
 import { readEmailTransport } from './readEmailTransport';

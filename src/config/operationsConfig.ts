@@ -1,18 +1,9 @@
+import type { WebhookConfig } from '../notify/webhook/webhookSender';
 import type { ConfigProblem } from './configError';
 import type { SettingName, settings } from './settings';
 
 /** Settings values as `loadConfig` parsed them (undefined: unset and no default). */
 type Values = { readonly [K in SettingName]?: ReturnType<(typeof settings)[K]['schema']['parse']> };
-
-/** The formats come from the WEBHOOK_FORMAT setting's own list. */
-export type WebhookFormat = NonNullable<Values['WEBHOOK_FORMAT']>;
-
-export interface WebhookConfig {
-  readonly url: string;
-  readonly format: WebhookFormat;
-  /** Signs every request when set; always set for the generic json format. */
-  readonly signingKey: string | undefined;
-}
 
 /** The operations part of the config: second notification channel, approver sign-in, Redis auth. */
 export interface OperationsConfig {

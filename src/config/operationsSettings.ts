@@ -1,3 +1,4 @@
+import { webhookFormats } from '../notify/webhook/webhookBodies';
 import { boolean, httpUrl, oneOf, text } from './settingKinds';
 
 /**
@@ -12,7 +13,7 @@ export const operationsSettings = {
     example: 'https://hooks.example.com/breakwater',
     secret: true,
   }),
-  WEBHOOK_FORMAT: oneOf(['json', 'teams', 'slack'] as const, {
+  WEBHOOK_FORMAT: oneOf(webhookFormats, {
     description:
       'Body of the webhook: json (the generic signed payload), teams (an Adaptive Card message for a Teams Workflows webhook) or slack (an incoming-webhook message).',
     default: 'json',

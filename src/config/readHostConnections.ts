@@ -1,4 +1,5 @@
-import type { EventHubConnection, StorageConnection } from './appConfig';
+import type { EventHubConnection } from './appConfig';
+import type { StorageConnection } from '../storage/storageClients';
 import type { ConfigProblem } from './configError';
 import type { Environment } from './environment';
 import { hostSettingNames } from './settings';

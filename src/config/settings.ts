@@ -1,4 +1,4 @@
-import { faultSwitchSettings } from '../faults/faultSwitchSettings';
+import { faultSwitchSettings } from './faultSwitchSettings';
 import { breakerSettings } from './breakerSettings';
 import { notifySettings } from './notifySettings';
 import { operationsSettings } from './operationsSettings';

@@ -14,3 +14,12 @@ export interface TriggerSwitch {
 export function disabledSettingName(functionName: string): string {
   return `AzureWebJobs.${functionName}.Disabled`;
 }
+
+export type ControlConfig =
+  | { readonly mode: 'local' }
+  | {
+      readonly mode: 'arm';
+      readonly subscriptionId: string;
+      readonly resourceGroup: string;
+      readonly siteName: string;
+    };

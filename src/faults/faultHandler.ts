@@ -1,6 +1,6 @@
 import type { HttpHandler } from '@azure/functions';
 
-import { json, readJsonBody } from '../operator/jsonResponse';
+import { json, readJsonBody } from '../web/jsonResponse';
 import { ensureError } from '../kernel/ensureError';
 import type { Clock } from '../kernel/clock';
 import { faultBodySchema } from './faultRequest';

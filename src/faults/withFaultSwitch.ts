@@ -1,4 +1,4 @@
-import type { ActivitySink } from '../processing/activitySink';
+import type { ActivitySink } from '../sinks/activitySink';
 import type { Logger } from '../kernel/logger';
 import type { Clock } from '../kernel/clock';
 import { InjectedFaultError } from './faultErrors';

@@ -1,3 +1,3 @@
-import { registerInternalApproval } from '../orchestration/registerInternalApproval';
+import { registerInternalApproval } from '../approval/registerInternalApproval';
 
 registerInternalApproval();

@@ -5,7 +5,7 @@ import { html, type SafeHtml } from '../web/html';
 import { htmlPage } from '../web/pageResponse';
 import { isReadableTrip, readableTrips, type TripEntry, type TripRecord } from '../breaker/breakerStore';
 import { safetyPanel } from '../approval/safetyPanel';
-import { describeBacklog } from '../backlog/describeBacklog';
+import { describeBacklog } from '../hub/describeBacklog';
 import { failureChart } from './failureChart';
 import { groupIncidents } from './incidents';
 import { partitionTable } from './partitionTable';

@@ -1,7 +1,7 @@
 import type { HttpHandler } from '@azure/functions';
 
 import { ensureError } from '../kernel/ensureError';
-import { badRequest, json } from './jsonResponse';
+import { badRequest, json } from '../web/jsonResponse';
 import type { OperatorDeps } from './operatorDeps';
 import { historyQuerySchema } from './requestSchemas';
 import { toTripView } from './tripView';

@@ -1,4 +1,4 @@
-import type { HeldBacklog } from '../backlog/heldBacklog';
+import type { HeldBacklog } from '../hub/heldBacklog';
 import type { BreakerStore } from '../breaker/breakerStore';
 import type { StoreHealth } from '../breaker/storeHealth';
 import type { ProgressSnapshot } from '../processing/partitionProgress';

@@ -1,7 +1,7 @@
 import type { InvocationContext } from '@azure/functions';
 
 import type { OrchestrationView } from '../orchestration/orchestrationControl';
-import type { HeldBacklog } from '../backlog/heldBacklog';
+import type { HeldBacklog } from '../hub/heldBacklog';
 import {
   type BreakerState,
   readableTrips,

@@ -3,7 +3,7 @@ import type { HttpHandler, HttpResponseInit, InvocationContext } from '@azure/fu
 import { AWAITING_APPROVAL } from '../orchestration/breakerStatus';
 import type { BreakerState } from '../breaker/breakerStore';
 import { ensureError } from '../kernel/ensureError';
-import { json, readJsonBody } from './jsonResponse';
+import { json, readJsonBody } from '../web/jsonResponse';
 import type { OperatorDeps } from './operatorDeps';
 import { resetBodySchema } from './requestSchemas';
 

@@ -1,7 +1,7 @@
-import { describeBacklog } from '../backlog/describeBacklog';
-import type { HeldBacklog } from '../backlog/heldBacklog';
-import { describeDownstream } from '../downstream/describeDownstream';
-import type { DownstreamProbe } from '../downstream/downstreamProbe';
+import { describeBacklog } from '../hub/describeBacklog';
+import type { HeldBacklog } from '../hub/heldBacklog';
+import { describeDownstream } from '../sinks/describeDownstream';
+import type { DownstreamProbe } from '../sinks/downstreamProbe';
 
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 

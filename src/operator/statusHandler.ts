@@ -2,7 +2,7 @@ import type { HttpHandler } from '@azure/functions';
 
 import type { StoreHealth } from '../breaker/storeHealth';
 import type { ProgressSnapshot } from '../processing/partitionProgress';
-import { json } from './jsonResponse';
+import { json } from '../web/jsonResponse';
 import type { OperatorDeps } from './operatorDeps';
 import { readOperatorStatus } from './operatorStatus';
 import { downstreamView, heldView } from './safetyView';

@@ -1,7 +1,7 @@
 import type { HttpHandler } from '@azure/functions';
 
 import { ensureError } from '../kernel/ensureError';
-import { json, readJsonBody } from './jsonResponse';
+import { json, readJsonBody } from '../web/jsonResponse';
 import type { OperatorDeps } from './operatorDeps';
 import { tripBodySchema } from './requestSchemas';
 

@@ -1,6 +1,5 @@
 import type { TripRecord } from '../breaker/breakerStore';
 import type { EmailMessage } from '../notify/emailSender';
-import { approvalLink, signApprovalToken, type SigningKeys } from '../notify/approvalToken';
 import { closed } from '../notify/messages/closed';
 import { withEnvironmentTag } from '../notify/messages/formatting';
 import { reminder } from '../notify/messages/reminder';
@@ -15,9 +14,14 @@ export type BreakerMessageBuilder = (notice: BreakerNotice, facts: NoticeFacts) 
 
 export interface BreakerMessageSettings {
   readonly approvers: readonly string[];
-  readonly signingKeys: SigningKeys;
-  readonly linkTtlHours: number;
-  readonly publicBaseUrl: string;
+  /**
+   * Signs a fresh approval link for one trip (composition passes approval's `issueApprovalLink`): the
+   * notice only carries the link, so the approval folder stays the one place that signs tokens.
+   */
+  readonly issueLink: (
+    subject: { readonly functionName: string; readonly tripId: string },
+    now: number,
+  ) => { readonly url: string; readonly expiresAt: number };
   readonly probation: { readonly seconds: number; readonly threshold: number };
   /** Named in every subject, so mail from two deployments is told apart. */
   readonly environmentName?: string;
@@ -30,13 +34,8 @@ export interface BreakerMessageSettings {
 export function makeBreakerMessages(settings: BreakerMessageSettings): BreakerMessageBuilder {
   const to = settings.approvers;
   const link = (notice: BreakerNotice, now: number) => {
-    const expiresAt = now + settings.linkTtlHours * 3_600_000;
-    const token = signApprovalToken(
-      { functionName: notice.functionName, tripId: notice.tripId, expiresAt },
-      settings.signingKeys,
-      now,
-    );
-    return { approvalUrl: approvalLink(settings.publicBaseUrl, token), linkExpiresAt: expiresAt };
+    const issued = settings.issueLink({ functionName: notice.functionName, tripId: notice.tripId }, now);
+    return { approvalUrl: issued.url, linkExpiresAt: issued.expiresAt };
   };
 
   const tag = (message: EmailMessage): EmailMessage =>

@@ -1,4 +1,4 @@
-import type { HeldBacklog } from '../backlog/heldBacklog';
+import type { HeldBacklog } from '../hub/heldBacklog';
 import type { TripRecord } from '../breaker/breakerStore';
 import type { ControlOutcome } from './breakerStatus';
 

@@ -1,4 +1,4 @@
-import { checkPersonName } from '../text/personName';
+import { checkPersonName } from '../kernel/personName';
 
 /**
  * The breaker orchestration's input, custom status and external event: the shapes the trigger,

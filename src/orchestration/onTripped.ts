@@ -2,7 +2,7 @@ import type { InvocationContext } from '@azure/functions';
 import * as df from 'durable-functions';
 import type { DurableClient } from 'durable-functions';
 
-import type { BreakerTrippedHandler } from '../processing/breakerGate';
+import type { BreakerTrippedHandler } from '../breaker/breakerGate';
 import type { BreakerOrchestrationInput } from './breakerStatus';
 import { type StartResult, startBreakerOrchestration } from './startBreakerOrchestration';
 

@@ -1,7 +1,7 @@
 import { app } from '@azure/functions';
 import * as df from 'durable-functions';
 
-import type { HeartbeatDeps } from '../telemetry/heartbeat';
+import type { HeartbeatDeps } from './heartbeat';
 import type { WatchdogDeps } from './runWatchdog';
 import { makeWatchdogHandler } from './watchdogHandler';
 

@@ -2,7 +2,7 @@ import type { DurableClient } from 'durable-functions';
 
 import type { BreakerStore } from '../breaker/breakerStore';
 import { breakerInstanceId } from './orchestrationIds';
-import type { ActivitySink } from '../processing/activitySink';
+import type { ActivitySink } from '../sinks/activitySink';
 import type { Logger } from '../kernel/logger';
 import type { Clock } from '../kernel/clock';
 import { findInstance, isLive } from './instanceStatus';

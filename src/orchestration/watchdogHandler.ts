@@ -1,10 +1,10 @@
 import type { InvocationContext, Timer } from '@azure/functions';
 import * as df from 'durable-functions';
 
-import { describeDownstream } from '../downstream/describeDownstream';
-import { probeWhileOpen } from '../downstream/probeWhileOpen';
+import { describeDownstream } from '../sinks/describeDownstream';
+import { probeWhileOpen } from './probeWhileOpen';
 import { ensureError } from '../kernel/ensureError';
-import { emitHeartbeat, type HeartbeatDeps } from '../telemetry/heartbeat';
+import { emitHeartbeat, type HeartbeatDeps } from './heartbeat';
 import { runWatchdog, type WatchdogDeps } from './runWatchdog';
 
 /**

@@ -1,11 +1,11 @@
 import type { Clock } from '../kernel/clock';
 import { ensureError } from '../kernel/ensureError';
 import type { Logger } from '../kernel/logger';
-import { boundText } from '../text/boundText';
+import { boundText } from '../kernel/boundText';
 import type { PlannedLetter } from './batchDecision';
-import type { DeadLetter, DeadLetterReason, DeadLetterStore } from './deadLetter';
+import type { DeadLetter, DeadLetterReason, DeadLetterStore } from '../deadLetters/deadLetter';
 import { DeadLetterWriteError } from './errors';
-import type { ReceivedEvent } from './receivedEvent';
+import type { ReceivedEvent } from '../hub/receivedEvent';
 
 /**
  * Bounds of text built from an event (a validation message quotes it; a sink error may too): a dead

@@ -1,4 +1,4 @@
-import type { DeadLetterReason } from './deadLetter';
+import type { DeadLetterReason } from '../deadLetters/deadLetter';
 import type { HoldReason } from './errors';
 import type { EventOutcome } from './eventOutcome';
 

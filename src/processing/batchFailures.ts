@@ -1,10 +1,10 @@
-import { boundText } from '../text/boundText';
+import { boundText } from '../kernel/boundText';
 import type { PlannedLetter } from './batchDecision';
 import type { FailureSample } from '../kernel/failureSample';
-import { classifyError } from './classifyError';
+import { classifyError } from '../sinks/classifyError';
 import type { EventOutcome } from './eventOutcome';
 import type { Logger } from '../kernel/logger';
-import { eventKey } from './receivedEvent';
+import { eventKey } from '../hub/receivedEvent';
 
 /** Sample messages in the trip record and emails, and log lines: short, and never more than one line. */
 const SAMPLE_MESSAGE_LENGTH = 200;

@@ -1,20 +1,20 @@
-import { telemetryLine } from '../telemetry/telemetryNames';
-import { boundText } from '../text/boundText';
+import { telemetryLine } from '../kernel/telemetryNames';
+import { boundText } from '../kernel/boundText';
 import type { Clock } from '../kernel/clock';
-import type { ActivitySink } from './activitySink';
+import type { ActivitySink } from '../sinks/activitySink';
 import { decideBatch, defaultOutageHandling, type OutageHandling } from './batchDecision';
 import { plannedToDeadLetter, toDeadLetter, writeDeadLetters } from './batchDeadLetters';
 import { failureSamples, heldFailureWeight, logDeadLetters, weighted } from './batchFailures';
-import type { BreakerGate, BreakerTrippedHandler } from './breakerGate';
-import type { DeadLetterStore } from './deadLetter';
+import type { BreakerGate, BreakerTrippedHandler } from '../breaker/breakerGate';
+import type { DeadLetterStore } from '../deadLetters/deadLetter';
 import { BatchHeldError, CircuitOpenError, type HoldReason, holdReasonOf } from './errors';
 import { ensureError } from '../kernel/ensureError';
 import type { EventOutcome } from './eventOutcome';
-import { attemptWithRetry, type EventRetryOptions, makeEventRetryPolicy } from './eventRetry';
+import { attemptWithRetry, type EventRetryOptions, makeEventRetryPolicy } from '../sinks/eventRetry';
 import type { Logger } from '../kernel/logger';
 import { defaultOrdering, type Ordering } from './ordering';
 import type { PartitionProgress } from './partitionProgress';
-import type { ReceivedEvent } from './receivedEvent';
+import type { ReceivedEvent } from '../hub/receivedEvent';
 import { makeTryBatchEvents } from './tryBatchEvents';
 import type { WriteAttempt } from './tryEventsInOrder';
 

@@ -1,10 +1,4 @@
-/** Typed errors of the processing path. Each has a stable `code` and a guard. */
-
-/** The event can never be processed as it is (not JSON, wrong schema, rejected by the sink as invalid). */
-export class PoisonEventError extends Error {
-  readonly code = 'POISON_EVENT';
-  override readonly name = 'PoisonEventError';
-}
+/** Typed errors of the per-event loop: why a batch is held. Each has a stable `code`. */
 
 /**
  * Thrown by the trigger to hold a batch: the circuit is open, so the host's retry policy re-runs the
@@ -25,21 +19,6 @@ export class CircuitOpenError extends Error {
 export class DeadLetterWriteError extends Error {
   readonly code = 'DEAD_LETTER_WRITE_FAILED';
   override readonly name = 'DeadLetterWriteError';
-}
-
-/** A sink may throw this to mark a failure as retryable when no status code says so. */
-export class TransientSinkError extends Error {
-  readonly code = 'SINK_TRANSIENT';
-  override readonly name = 'TransientSinkError';
-}
-
-/**
- * The sink could not settle a write conflict on this event's row (other writers kept changing it):
- * retried per event, and about this event, so it is dead-lettered rather than holding the batch.
- */
-export class SinkConflictError extends Error {
-  readonly code = 'SINK_CONFLICT';
-  override readonly name = 'SinkConflictError';
 }
 
 /**
@@ -68,7 +47,6 @@ export class BatchHeldError extends Error {
   }
 }
 
-export const isPoisonEventError = (e: unknown): e is PoisonEventError => e instanceof PoisonEventError;
 export const isCircuitOpenError = (e: unknown): e is CircuitOpenError => e instanceof CircuitOpenError;
 export const isBatchHeldError = (e: unknown): e is BatchHeldError => e instanceof BatchHeldError;
 export const isDeadLetterWriteError = (e: unknown): e is DeadLetterWriteError =>

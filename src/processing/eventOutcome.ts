@@ -1,5 +1,5 @@
-import type { FailureScope } from './classifyError';
-import type { ReceivedEvent } from './receivedEvent';
+import type { FailureScope } from '../sinks/classifyError';
+import type { ReceivedEvent } from '../hub/receivedEvent';
 
 /** What happened to one event of a batch on this run. */
 export type EventOutcome =

@@ -1,7 +1,7 @@
-import { decodeReading } from './decodeReading';
+import { decodeReading } from '../hub/decodeReading';
 import { ensureError } from '../kernel/ensureError';
-import type { ReceivedEvent } from './receivedEvent';
-import type { SensorReading } from './sensorReading';
+import type { ReceivedEvent } from '../hub/receivedEvent';
+import type { SensorReading } from '../hub/sensorReading';
 
 /** One decoded event and its position in the batch. */
 export interface LaneEntry {

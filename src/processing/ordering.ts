@@ -1,6 +1,6 @@
-import type { ActivitySink } from './activitySink';
-import type { ReceivedEvent } from './receivedEvent';
-import type { SensorReading } from './sensorReading';
+import type { ActivitySink } from '../sinks/activitySink';
+import type { ReceivedEvent } from '../hub/receivedEvent';
+import type { SensorReading } from '../hub/sensorReading';
 
 /**
  * Order inside a batch (issue 15): `key` (default) writes readings of different keys concurrently and

@@ -1,9 +1,8 @@
 import type { EventHubHandler, InvocationContext } from '@azure/functions';
 
-import type { TriggerRetryConfig } from '../config/appConfig';
-import type { BreakerTrippedHandler } from './breakerGate';
+import type { BreakerTrippedHandler } from '../breaker/breakerGate';
 import type { BatchProcessor } from './batchProcessor';
-import { readTriggerBatch } from './readTriggerBatch';
+import { readTriggerBatch } from '../hub/readTriggerBatch';
 
 export interface ProcessHandlerDeps {
   readonly processBatch: BatchProcessor;
@@ -44,4 +43,10 @@ export function makeProcessHandler(deps: ProcessHandlerDeps): EventHubHandler {
         `${result.processed} processed, ${result.deadLettered} dead-lettered`,
     );
   };
+}
+
+export interface TriggerRetryConfig {
+  readonly maxRetryCount: number;
+  readonly minimumIntervalSeconds: number;
+  readonly maximumIntervalSeconds: number;
 }

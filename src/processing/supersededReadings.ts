@@ -1,5 +1,5 @@
-import type { ReceivedEvent } from './receivedEvent';
-import type { SensorReading } from './sensorReading';
+import type { ReceivedEvent } from '../hub/receivedEvent';
+import type { SensorReading } from '../hub/sensorReading';
 
 /** The version newest-wins compares (comparable as text): greater replaces smaller. */
 export type ReadingVersionOf = (reading: SensorReading, event: ReceivedEvent) => string;

@@ -1,7 +1,7 @@
-import type { ActivitySink } from './activitySink';
+import type { ActivitySink } from '../sinks/activitySink';
 import type { EventOutcome } from './eventOutcome';
 import { type Ordering, orderingKeyOf } from './ordering';
-import type { ReceivedEvent } from './receivedEvent';
+import type { ReceivedEvent } from '../hub/receivedEvent';
 import { tryEventsByKey } from './tryEventsByKey';
 import { type InOrderOptions, tryEventsInOrder, type WriteAttempt } from './tryEventsInOrder';
 

@@ -1,7 +1,7 @@
 import type { EventOutcome } from './eventOutcome';
 import { type LaneEntry, splitIntoLanes } from './keyLanes';
-import { eventKey, type ReceivedEvent } from './receivedEvent';
-import type { SensorReading } from './sensorReading';
+import { eventKey, type ReceivedEvent } from '../hub/receivedEvent';
+import type { SensorReading } from '../hub/sensorReading';
 import { type ReadingVersionOf, supersededReadings } from './supersededReadings';
 import { type InOrderOptions, toOutcome, type WriteAttempt } from './tryEventsInOrder';
 

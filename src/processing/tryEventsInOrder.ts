@@ -1,10 +1,10 @@
-import { classifyFailure } from './classifyError';
-import { decodeReading } from './decodeReading';
-import { isPoisonEventError } from './errors';
+import { classifyFailure } from '../sinks/classifyError';
+import { decodeReading } from '../hub/decodeReading';
+import { isPoisonEventError } from '../hub/errors';
 import { ensureError } from '../kernel/ensureError';
 import type { EventOutcome } from './eventOutcome';
-import type { ReceivedEvent } from './receivedEvent';
-import type { SensorReading } from './sensorReading';
+import type { ReceivedEvent } from '../hub/receivedEvent';
+import type { SensorReading } from '../hub/sensorReading';
 
 /**
  * Writes one decoded event; `remainingMs` bounds the attempts. `retry` false: one attempt only, the

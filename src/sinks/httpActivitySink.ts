@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 
-import type { ActivitySink, SinkWriteResult } from '../processing/activitySink';
-import { TransientSinkError } from '../processing/errors';
-import { readingVersion } from '../processing/homeActivityTableSink';
-import type { ReceivedEvent } from '../processing/receivedEvent';
-import type { SensorReading } from '../processing/sensorReading';
+import type { ActivitySink, SinkWriteResult } from './activitySink';
+import { TransientSinkError } from './errors';
+import { readingVersion } from './homeActivityTableSink';
+import type { ReceivedEvent } from '../hub/receivedEvent';
+import type { SensorReading } from '../hub/sensorReading';
 import { readBoundedBody, sanitiseForMessage } from './boundedBody';
 import { HttpStatusError } from './httpSinkErrors';
 import { parseRetryAfter } from './retryAfter';

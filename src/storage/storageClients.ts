@@ -11,8 +11,6 @@ import {
   type StoragePipelineOptions as QueuePipelineOptions,
 } from '@azure/storage-queue';
 
-import type { StorageConnection } from '../config/appConfig';
-
 export interface StorageClientOptions {
   /**
    * SDK-level retries. Where our own policy already retries a call (the sink), pass 0 so retries
@@ -82,3 +80,12 @@ export function makeStorageClients(
 function isLocal(connectionString: string): boolean {
   return connectionString === 'UseDevelopmentStorage=true' || /Endpoint=http:\/\//i.test(connectionString);
 }
+
+export type StorageConnection =
+  | { readonly kind: 'connectionString'; readonly connectionString: string }
+  | {
+      readonly kind: 'identity';
+      readonly blobServiceUri: string;
+      readonly queueServiceUri: string;
+      readonly tableServiceUri: string;
+    };

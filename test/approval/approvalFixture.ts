@@ -1,7 +1,7 @@
 import { registerApproval } from '../../src/approval/registerApproval';
 import { durableOrchestrationControl } from '../../src/orchestration/durableOrchestrationControl';
 import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
-import { signApprovalToken, type SigningKeys, verifyApprovalToken } from '../../src/notify/approvalToken';
+import { signApprovalToken, type SigningKeys, verifyApprovalToken } from '../../src/approval/approvalToken';
 import { memoryBreakerStore, type MemoryBreakerStore } from '../support/memoryBreakerStore';
 import { type RecordingDurableServer, startRecordingDurableServer } from '../support/recordingDurableServer';
 

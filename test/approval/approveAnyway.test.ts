@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { APPROVAL_FUNCTION } from '../../src/approval/registerApproval';
-import type { DownstreamProbe } from '../../src/downstream/downstreamProbe';
+import type { DownstreamProbe } from '../../src/sinks/downstreamProbe';
 import { invokeHttp } from '../../sim/host/httpInvoke';
 import { approvalFixture, type ApprovalFixture, ENVIRONMENT } from './approvalFixture';
 

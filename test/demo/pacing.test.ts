@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { describeEntry, formatStatus } from '../../demo/describe';
 import { makePacer, wallMsPerSecond } from '../../demo/pacer';
-import type { BreakerConfig } from '../../src/config/appConfig';
+import type { BreakerConfig } from '../../src/breaker/breakerPolicy';
 
 describe('pacing', () => {
   it('maps a simulated second to 1/speed s, or 1 s in real time, or nothing at speed 0', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { defaultDemoOptions } from '../../demo/args';
 import { demoPlan, sensorEvent } from '../../demo/plan';
-import { sensorReadingSchema } from '../../src/processing/sensorReading';
+import { sensorReadingSchema } from '../../src/hub/sensorReading';
 
 describe('demo workload', () => {
   it('publishes valid home-security readings keyed by home, with an occasional garbled payload', () => {

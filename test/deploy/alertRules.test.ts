@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { telemetry, telemetryNames } from '../../src/telemetry/telemetryNames';
+import { telemetry, telemetryNames } from '../../src/kernel/telemetryNames';
 import { repoRoot } from './armTemplate';
 
 const bicep = readFileSync(resolve(repoRoot, 'infra/core/alerts.bicep'), 'utf8');
@@ -57,7 +57,7 @@ describe('alert rules (infra/core/alerts.bicep) and the telemetry the app emits'
     expect([...queried].sort()).toEqual([...telemetryNames].sort());
   });
 
-  it('parses each line the way src/telemetry writes it: the name, one space, then JSON', () => {
+  it('parses each line the way src/kernel/telemetryNames.ts writes it: the name, one space, then JSON', () => {
     const func = /func telemetryRows\(name string\) string =>\s*'(.+)'/.exec(bicep)?.[1] ?? '';
     expect(func).toContain('startswith "${name} "');
     expect(func).toContain('parse_json(substring(message, ${length(name) + 1}))');

@@ -1,12 +1,12 @@
 /**
- * The telemetry the alert rules read (src/telemetry/telemetryNames.ts), emitted by the real functions
+ * The telemetry the alert rules read (src/kernel/telemetryNames.ts), emitted by the real functions
  * of a world on Redis with ARM: the watchdog's heartbeat in each situation a rule looks for, the held
  * batch, and the store outage.
  */
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
 import { isCircuitOpenError } from '../../src/processing/errors';
-import { parseTelemetryLine, telemetry } from '../../src/telemetry/telemetryNames';
+import { parseTelemetryLine, telemetry } from '../../src/kernel/telemetryNames';
 import { invokeRpc, type LogLine } from '../../sim/host/fakeFunctionsCore';
 import { jsonBody, reading, rpcEventBatch } from '../support/sensorEvents';
 import { type BreakwaterWorld, DISABLED_SETTING, FUNCTION_NAME } from '../../sim/world/breakwaterWorld';

@@ -6,8 +6,8 @@ import { makeFaultHandler } from '../../src/faults/faultHandler';
 import { isInjectedFaultError } from '../../src/faults/faultErrors';
 import { makeTableFaultSwitchStore } from '../../src/faults/tableFaultSwitchStore';
 import { withFaultSwitch } from '../../src/faults/withFaultSwitch';
-import { makeHomeActivityTableSink } from '../../src/processing/homeActivityTableSink';
-import { classifyFailure } from '../../src/processing/classifyError';
+import { makeHomeActivityTableSink } from '../../src/sinks/homeActivityTableSink';
+import { classifyFailure } from '../../src/sinks/classifyError';
 import { SimClock } from '../../sim/host/simClock';
 import { reading, receivedEvent } from '../support/sensorEvents';
 

@@ -2,7 +2,7 @@ import { BlobServiceClient } from '@azure/storage-blob';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import type { DeadLetterMessage } from '../../src/processing/deadLetterMessage';
+import type { DeadLetterMessage } from '../../src/deadLetters/deadLetterMessage';
 import { applyEnv, testAppEnv } from '../support/appEnv';
 import { invokeRpc } from '../../sim/host/fakeFunctionsCore';
 import { jsonBody, reading, rpcEventBatch } from '../support/sensorEvents';

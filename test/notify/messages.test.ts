@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { closed } from '../../src/notify/messages/closed';
-import { redactSecrets } from '../../src/notify/messages/redactSecrets';
+import { redactSecrets } from '../../src/kernel/redactSecrets';
 import { reminder } from '../../src/notify/messages/reminder';
 import { renderMessage } from '../../src/notify/messages/renderMessage';
 import { resumed } from '../../src/notify/messages/resumed';

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeNotifyAndControl } from '../../src/composition/notifyAndControl';
 import { loadConfig } from '../../src/config/loadConfig';
-import { issueApprovalLink } from '../../src/notify/issueApprovalLink';
+import { issueApprovalLink } from '../../src/approval/issueApprovalLink';
 import { refuseToken } from '../../src/approval/approvalRefusal';
-import { verifyApprovalToken } from '../../src/notify/approvalToken';
+import { verifyApprovalToken } from '../../src/approval/approvalToken';
 import { isEmailConfigError } from '../../src/notify/emailErrors';
 import { type ArmServer, staticTokenCredential, startArmServer } from '../../sim/azure/armServer';
 import { testAppEnv } from '../support/appEnv';

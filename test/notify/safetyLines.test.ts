@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
 
-import type { HeldBacklog } from '../../src/backlog/heldBacklog';
+import type { HeldBacklog } from '../../src/hub/heldBacklog';
+import { issueApprovalLink } from '../../src/approval/issueApprovalLink';
 import { makeBreakerMessages } from '../../src/orchestration/breakerMessages';
 import { NOW, SIGNING_KEY, trip } from './fixtures';
 
 const messages = makeBreakerMessages({
   approvers: ['oncall@example.com'],
-  signingKeys: [SIGNING_KEY],
-  linkTtlHours: 24,
-  publicBaseUrl: 'https://func-bw.azurewebsites.net',
+  issueLink: (subject, now) =>
+    issueApprovalLink(
+      { signingKeys: [SIGNING_KEY], linkTtlHours: 24, publicBaseUrl: 'https://func-bw.azurewebsites.net' },
+      subject,
+      now,
+    ),
   probation: { seconds: 300, threshold: 10 },
   environmentName: 'prod-eu',
 });

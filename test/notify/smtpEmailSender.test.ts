@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { refuseToken } from '../../src/approval/approvalRefusal';
-import { approvalLink, signApprovalToken, verifyApprovalToken } from '../../src/notify/approvalToken';
+import { approvalLink, signApprovalToken, verifyApprovalToken } from '../../src/approval/approvalToken';
 import { isEmailConfigError, isEmailDeliveryError, isEmailRejectedError } from '../../src/notify/emailErrors';
 import { tripNotice } from '../../src/notify/messages/tripNotice';
 import { makeSmtpEmailSender } from '../../src/notify/smtpEmailSender';

@@ -7,7 +7,7 @@ import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
 import { breakerKeys, makeRedisBreakerStore } from '../../src/breaker/redisBreakerStore';
 import { createBreakerRedis } from '../../src/breaker/redisClient';
 import type { BreakerStore } from '../../src/breaker/breakerStore';
-import { signApprovalToken, verifyApprovalToken } from '../../src/notify/approvalToken';
+import { signApprovalToken, verifyApprovalToken } from '../../src/approval/approvalToken';
 import { OperatorFunction, registerOperator } from '../../src/operator/registerOperator';
 import { invokeHttp } from '../../sim/host/httpInvoke';
 import { type RecordingDurableServer, startRecordingDurableServer } from '../support/recordingDurableServer';

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { APPROVAL_FUNCTION } from '../../src/approval/registerApproval';
 import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
-import { approvalLink } from '../../src/notify/approvalLink';
-import { signApprovalToken } from '../../src/notify/approvalToken';
+import { approvalLink } from '../../src/approval/approvalLink';
+import { signApprovalToken } from '../../src/approval/approvalToken';
 import { OperatorFunction } from '../../src/operator/registerOperator';
-import { REDRIVE_FUNCTION } from '../../src/redrive/registerRedrive';
+import { REDRIVE_FUNCTION } from '../../src/deadLetters/registerRedrive';
 import { applyEnv, testAppEnv } from '../support/appEnv';
 import { bindingOfType } from '../../sim/host/fakeFunctionsCore';
 import { httpTriggerOf, invokeHttp } from '../../sim/host/httpInvoke';

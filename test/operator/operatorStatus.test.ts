@@ -1,7 +1,7 @@
 import { InvocationContext } from '@azure/functions';
 import { describe, expect, it } from 'vitest';
 
-import type { HeldBacklog } from '../../src/backlog/heldBacklog';
+import type { HeldBacklog } from '../../src/hub/heldBacklog';
 import { readOperatorStatus } from '../../src/operator/operatorStatus';
 import { memoryStoreWithPolicy, memoryTriggerSwitch, POLICY } from './operatorFixture';
 

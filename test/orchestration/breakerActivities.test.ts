@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { TriggerSwitchTransientError } from '../../src/control/triggerSwitchErrors';
-import { verifyApprovalToken } from '../../src/notify/approvalToken';
+import { verifyApprovalToken } from '../../src/approval/approvalToken';
 import { makeBreakerActivities } from '../../src/orchestration/breakerActivities';
 import { silentLogger } from '../../src/kernel/logger';
 import { FN, newEpisode, SETTINGS, SIGNING_KEY, T0 } from './breakerFixture';

@@ -5,6 +5,7 @@ import type { BreakerPolicy } from '../../src/breaker/breakerPolicy';
 import { BREAKER_ORCHESTRATOR, breakerInstanceId } from '../../src/orchestration/orchestrationIds';
 import { makeTableBreakerStore, type TableBreakerStore } from '../../src/breaker/tableBreakerStore';
 import type { BreakerActivityDeps } from '../../src/orchestration/breakerActivities';
+import { issueApprovalLink } from '../../src/approval/issueApprovalLink';
 import { makeBreakerMessages } from '../../src/orchestration/breakerMessages';
 import type { BreakerOrchestratorSettings } from '../../src/orchestration/breakerOrchestrator';
 import type { BreakerOrchestrationInput, BreakerStatus } from '../../src/orchestration/breakerStatus';
@@ -92,9 +93,12 @@ export async function newEpisode(
     email,
     messages: makeBreakerMessages({
       approvers: ['oncall@example.test'],
-      signingKeys: [SIGNING_KEY],
-      linkTtlHours: 24,
-      publicBaseUrl: 'https://breakwater.example.test',
+      issueLink: (subject, now) =>
+        issueApprovalLink(
+          { signingKeys: [SIGNING_KEY], linkTtlHours: 24, publicBaseUrl: 'https://breakwater.example.test' },
+          subject,
+          now,
+        ),
       probation: { seconds: SETTINGS.probationSeconds, threshold: policy.probationThreshold },
     }),
     clock: host.clock,

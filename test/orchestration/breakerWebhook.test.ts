@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { WebhookConfig } from '../../src/config/operationsConfig';
+import type { WebhookConfig } from '../../src/notify/webhook/webhookSender';
 import { makeWebhookSender } from '../../src/notify/webhook/webhookSender';
 import { WebhookHeader } from '../../src/notify/webhook/webhookSignature';
 import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';

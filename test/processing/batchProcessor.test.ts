@@ -3,12 +3,13 @@ import { BlobServiceClient } from '@azure/storage-blob';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import type { ActivitySink } from '../../src/processing/activitySink';
+import type { ActivitySink } from '../../src/sinks/activitySink';
 import { type BatchContext, makeBatchProcessor } from '../../src/processing/batchProcessor';
-import { makeBlobQueueDeadLetterStore } from '../../src/processing/blobQueueDeadLetterStore';
-import { alwaysClosedGate, type BreakerGate } from '../../src/processing/breakerGate';
-import { CircuitOpenError, DeadLetterWriteError, PoisonEventError } from '../../src/processing/errors';
-import type { SensorReading } from '../../src/processing/sensorReading';
+import { makeBlobQueueDeadLetterStore } from '../../src/deadLetters/blobQueueDeadLetterStore';
+import { alwaysClosedGate, type BreakerGate } from '../../src/breaker/breakerGate';
+import { CircuitOpenError, DeadLetterWriteError } from '../../src/processing/errors';
+import { PoisonEventError } from '../../src/hub/errors';
+import type { SensorReading } from '../../src/hub/sensorReading';
 import { testAppEnv } from '../support/appEnv';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { splitIntoLanes } from '../../src/processing/keyLanes';
-import type { SensorReading } from '../../src/processing/sensorReading';
+import type { SensorReading } from '../../src/hub/sensorReading';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 
 // Three homes, their sensors' readings interleaved as a hub partition delivers them.

@@ -2,14 +2,14 @@ import { BlobServiceClient } from '@azure/storage-blob';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { beforeAll } from 'vitest';
 
-import type { ActivitySink } from '../../src/processing/activitySink';
+import type { ActivitySink } from '../../src/sinks/activitySink';
 import { type BatchContext, makeBatchProcessor } from '../../src/processing/batchProcessor';
-import { makeBlobQueueDeadLetterStore } from '../../src/processing/blobQueueDeadLetterStore';
-import type { BreakerGate } from '../../src/processing/breakerGate';
+import { makeBlobQueueDeadLetterStore } from '../../src/deadLetters/blobQueueDeadLetterStore';
+import type { BreakerGate } from '../../src/breaker/breakerGate';
 import type { FailureSample } from '../../src/kernel/failureSample';
 import type { Ordering } from '../../src/processing/ordering';
-import type { ReceivedEvent } from '../../src/processing/receivedEvent';
-import type { SensorReading } from '../../src/processing/sensorReading';
+import type { ReceivedEvent } from '../../src/hub/receivedEvent';
+import type { SensorReading } from '../../src/hub/sensorReading';
 import { testAppEnv } from '../support/appEnv';
 
 let env: Record<string, string>;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import type { ActivitySink } from '../../src/processing/activitySink';
+import type { ActivitySink } from '../../src/sinks/activitySink';
 import { makeBatchProcessor } from '../../src/processing/batchProcessor';
-import { alwaysClosedGate } from '../../src/processing/breakerGate';
+import { alwaysClosedGate } from '../../src/breaker/breakerGate';
 import { makePartitionProgress } from '../../src/processing/partitionProgress';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 

@@ -1,9 +1,9 @@
 import { RestError } from '@azure/core-rest-pipeline';
 import { describe, expect, it } from 'vitest';
 
-import type { ReceivedEvent } from '../../src/processing/receivedEvent';
-import { readingVersion } from '../../src/processing/homeActivityTableSink';
-import type { SensorReading } from '../../src/processing/sensorReading';
+import type { ReceivedEvent } from '../../src/hub/receivedEvent';
+import { readingVersion } from '../../src/sinks/homeActivityTableSink';
+import type { SensorReading } from '../../src/hub/sensorReading';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 import {
   context,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { sensorReadingSchema } from '../../src/processing/sensorReading';
+import { sensorReadingSchema } from '../../src/hub/sensorReading';
 import { generateEvents, type GenerateOptions } from '../../scripts/producer/generateEvents';
 
 const options: GenerateOptions = {

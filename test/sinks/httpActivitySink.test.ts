@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { classifyError } from '../../src/processing/classifyError';
-import { TransientSinkError } from '../../src/processing/errors';
-import { attemptWithRetry, makeEventRetryPolicy } from '../../src/processing/eventRetry';
+import { classifyError } from '../../src/sinks/classifyError';
+import { TransientSinkError } from '../../src/sinks/errors';
+import { attemptWithRetry, makeEventRetryPolicy } from '../../src/sinks/eventRetry';
 import { makeHttpActivitySink } from '../../src/sinks/httpActivitySink';
 import { isHttpStatusError } from '../../src/sinks/httpSinkErrors';
 import { type HttpDownstream, startHttpDownstream } from '../../sim/world/httpDownstream';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import type { ActivitySink } from '../../src/processing/activitySink';
-import { readingVersion } from '../../src/processing/homeActivityTableSink';
+import type { ActivitySink } from '../../src/sinks/activitySink';
+import { readingVersion } from '../../src/sinks/homeActivityTableSink';
 import { runSinkContract, type SinkContractSubject } from '../support/sinkContract';
 
 interface Held {

@@ -1,5 +1,5 @@
-import type { ReceivedEvent } from '../../src/processing/receivedEvent';
-import type { SensorReading } from '../../src/processing/sensorReading';
+import type { ReceivedEvent } from '../../src/hub/receivedEvent';
+import type { SensorReading } from '../../src/hub/sensorReading';
 import { rpcTriggerMetadata, type WireOptions } from '../../sim/host/triggerWire';
 
 export function reading(overrides: Partial<SensorReading> = {}): SensorReading {

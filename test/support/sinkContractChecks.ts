@@ -1,4 +1,4 @@
-import type { SensorReading } from '../../src/processing/sensorReading';
+import type { SensorReading } from '../../src/hub/sensorReading';
 import {
   BOUND_MS,
   check,

@@ -6,7 +6,7 @@ import { TableClient } from '@azure/data-tables';
 import { EventHubProducerClient } from '@azure/event-hubs';
 import { BlobServiceClient } from '@azure/storage-blob';
 
-import { CHECKPOINT_CONTAINER, checkpointPrefix } from '../../src/backlog/checkpoints';
+import { CHECKPOINT_CONTAINER, checkpointPrefix } from '../../src/hub/checkpoints';
 import { GUARDED_FUNCTION_NAME } from '../../src/config/appConfig';
 import { settings } from '../../src/config/settings';
 import { makeAppClient } from '../appClient';

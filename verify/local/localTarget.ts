@@ -2,7 +2,7 @@ import { TableClient } from '@azure/data-tables';
 import { EventHubProducerClient } from '@azure/event-hubs';
 import { BlobServiceClient } from '@azure/storage-blob';
 
-import { CHECKPOINT_CONTAINER, checkpointPrefix } from '../../src/backlog/checkpoints';
+import { CHECKPOINT_CONTAINER, checkpointPrefix } from '../../src/hub/checkpoints';
 import { type EventHubsPeer, startEventHubsPeer } from '../../sim/eventHubsPeer/eventHubsPeer';
 import { EventHubModel } from '../../sim/host/eventHubModel';
 import { hostCheckpointWriter } from '../../sim/host/hostCheckpoints';

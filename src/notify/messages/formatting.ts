@@ -1,6 +1,6 @@
 import type { FailureSample } from '../../kernel/failureSample';
 import type { TriggerSwitchOutcome } from '../../control/triggerSwitchOutcome';
-import { redactSecrets } from './redactSecrets';
+import { redactSecrets } from '../../kernel/redactSecrets';
 
 /** Subjects stay short: the product tag, what happened, and a trip id short enough to scan. */
 export const SUBJECT_TAG = '[Breakwater]';

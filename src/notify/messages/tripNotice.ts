@@ -1,8 +1,8 @@
 import type { TriggerSwitchOutcome } from '../../control/triggerSwitchOutcome';
-import { describeBacklog } from '../../backlog/describeBacklog';
-import type { HeldBacklog } from '../../backlog/heldBacklog';
+import { describeBacklog } from '../../hub/describeBacklog';
+import type { HeldBacklog } from '../../hub/heldBacklog';
 import type { TripRecord } from '../../breaker/breakerStore';
-import { describeDownstream } from '../../downstream/describeDownstream';
+import { describeDownstream } from '../../sinks/describeDownstream';
 import type { EmailMessage } from '../emailSender';
 import { describeSwitchOutcome, formatSamples, shortTripId, SUBJECT_TAG } from './formatting';
 import { formatTime } from '../../web/formatting';

@@ -1,5 +1,8 @@
-import type { WebhookFormat } from '../../config/operationsConfig';
 import type { WebhookNotice } from './webhookNotice';
+
+/** The body formats a webhook can be sent in (the WEBHOOK_FORMAT setting lists these). */
+export const webhookFormats = ['json', 'teams', 'slack'] as const;
+export type WebhookFormat = (typeof webhookFormats)[number];
 
 /** Version of the generic json payload; bumped only on an incompatible change. */
 export const WEBHOOK_PAYLOAD_VERSION = 1;

@@ -1,4 +1,4 @@
-import type { WebhookConfig } from '../../config/operationsConfig';
+import type { WebhookFormat } from './webhookBodies';
 import type { Clock } from '../../kernel/clock';
 import { webhookBody } from './webhookBodies';
 import { WebhookDeliveryError, WebhookRejectedError } from './webhookErrors';
@@ -62,4 +62,11 @@ export function makeWebhookSender(config: WebhookConfig, deps: WebhookSenderDeps
       throw new WebhookRejectedError(`webhook ${host} refused the notice (${status})`);
     },
   };
+}
+
+export interface WebhookConfig {
+  readonly url: string;
+  readonly format: WebhookFormat;
+  /** Signs every request when set; always set for the generic json format. */
+  readonly signingKey: string | undefined;
 }

@@ -1,6 +1,6 @@
 import { BlobServiceClient } from '@azure/storage-blob';
 
-import { CHECKPOINT_CONTAINER } from '../../../src/backlog/checkpoints';
+import { CHECKPOINT_CONTAINER } from '../../../src/hub/checkpoints';
 import { type EventHubsPeer, startEventHubsPeer } from '../../../sim/eventHubsPeer/eventHubsPeer';
 import { hostCheckpointWriter } from '../../../sim/host/hostCheckpoints';
 import { jsonBody, reading } from '../../support/sensorEvents';

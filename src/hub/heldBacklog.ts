@@ -1,0 +1,113 @@
+import { redactSecrets } from '../kernel/redactSecrets';
+import { ensureError } from '../kernel/ensureError';
+import type { Clock } from '../kernel/clock';
+import { untilAborted } from '../kernel/untilAborted';
+import type { Checkpoint } from './checkpoints';
+import type { HubReader, PartitionFacts } from './hubReader';
+
+export interface PartitionHeld {
+  readonly partitionId: string;
+  /** Events in the hub after the checkpoint: what the trigger has yet to process. */
+  readonly held: number;
+  /** Enqueued time of the oldest held event; undefined when nothing is held or it was not read. */
+  readonly oldestEnqueuedAt: number | undefined;
+}
+
+export type HeldBacklog =
+  | {
+      readonly known: true;
+      readonly at: number;
+      readonly partitions: readonly PartitionHeld[];
+      readonly total: number;
+      readonly oldestEnqueuedAt: number | undefined;
+      /** When retention starts dropping the oldest held event. */
+      readonly retentionEndsAt: number | undefined;
+      /** Why the oldest age is missing although events are held (not OPEN, peek failed). */
+      readonly oldestUnknown: string | undefined;
+    }
+  | { readonly known: false; readonly at: number; readonly reason: string };
+
+export interface HeldBacklogDeps {
+  readonly hub: HubReader;
+  readonly checkpoints: (abortSignal: AbortSignal) => Promise<Map<string, Checkpoint>>;
+  readonly retentionHours: number;
+  readonly clock: Clock;
+  readonly timeoutMs?: number;
+}
+
+/** A page must render even when the hub is slow: the whole read is bounded. */
+const DEFAULT_TIMEOUT_MS = 8_000;
+
+/**
+ * The first held sequence number and the count behind the checkpoint. Without a checkpoint the host
+ * starts from the beginning (host.json `initialOffsetOptions.type` fromStart), so all of it is held.
+ */
+export function heldInPartition(facts: PartitionFacts, checkpoint: Checkpoint | undefined) {
+  if (facts.isEmpty) return { held: 0, first: undefined };
+  const afterCheckpoint = checkpoint?.sequenceNumber === undefined ? 0 : checkpoint.sequenceNumber + 1;
+  const first = Math.max(afterCheckpoint, facts.beginningSequenceNumber);
+  const held = Math.max(0, facts.lastEnqueuedSequenceNumber - first + 1);
+  return { held, first: held > 0 ? first : undefined };
+}
+
+/**
+ * Per partition, what is held behind the host's checkpoints and how old the oldest is; never throws:
+ * an unreadable hub or checkpoint store gives `known: false` with the reason. The oldest event is
+ * peeked (a one-event receive) only when `peekOldest` — while the breaker is OPEN, when the host's
+ * own receivers are stopped and the age is what the operator needs.
+ */
+export async function readHeldBacklog(deps: HeldBacklogDeps, peekOldest: boolean): Promise<HeldBacklog> {
+  const at = deps.clock.now();
+  const signal = AbortSignal.timeout(deps.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  let partitions: PartitionFacts[];
+  let checkpoints: Map<string, Checkpoint>;
+  try {
+    [partitions, checkpoints] = await untilAborted(
+      Promise.all([deps.hub.partitions(signal), deps.checkpoints(signal)]),
+      signal,
+    );
+  } catch (error) {
+    return { known: false, at, reason: reasonOf(error, signal) };
+  }
+  const counted = partitions.map((p) => ({
+    partitionId: p.partitionId,
+    ...heldInPartition(p, checkpoints.get(p.partitionId)),
+  }));
+  let oldestUnknown: string | undefined = peekOldest ? undefined : 'read only while the breaker is OPEN';
+  const withAges = await Promise.all(
+    counted.map(async ({ partitionId, held, first }): Promise<PartitionHeld> => {
+      if (!peekOldest || first === undefined) return { partitionId, held, oldestEnqueuedAt: undefined };
+      try {
+        return {
+          partitionId,
+          held,
+          oldestEnqueuedAt: await untilAborted(deps.hub.enqueuedTimeOf(partitionId, first, signal), signal),
+        };
+      } catch (error) {
+        oldestUnknown = `partition ${partitionId}: ${reasonOf(error, signal)}`;
+        return { partitionId, held, oldestEnqueuedAt: undefined };
+      }
+    }),
+  );
+  const ages = withAges.flatMap((p) => (p.oldestEnqueuedAt === undefined ? [] : [p.oldestEnqueuedAt]));
+  const oldest = ages.length === 0 ? undefined : Math.min(...ages);
+  const total = withAges.reduce((sum, p) => sum + p.held, 0);
+  return {
+    known: true,
+    at,
+    partitions: withAges,
+    total,
+    oldestEnqueuedAt: oldest,
+    retentionEndsAt: oldest === undefined ? undefined : oldest + deps.retentionHours * 3_600_000,
+    oldestUnknown: total === 0 ? undefined : oldestUnknown,
+  };
+}
+
+const MAX_REASON_CHARS = 200;
+
+function reasonOf(error: unknown, signal: AbortSignal): string {
+  if (signal.aborted) return 'the hub did not answer in time';
+  const e = ensureError(error);
+  const text = redactSecrets(e.message.replace(/\s+/g, ' ').trim() || e.name);
+  return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS)}…` : text;
+}

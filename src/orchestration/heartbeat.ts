@@ -1,0 +1,38 @@
+import type { BreakerStore } from '../breaker/breakerStore';
+import type { TriggerSwitch } from '../control/triggerSwitch';
+import type { Logger } from '../kernel/logger';
+import type { Clock } from '../kernel/clock';
+import { telemetryLine } from '../kernel/telemetryNames';
+
+export interface HeartbeatDeps {
+  readonly store: Pick<BreakerStore, 'getState'>;
+  readonly triggerSwitch: Pick<TriggerSwitch, 'isDisabled'>;
+  readonly deadLetterCount: () => Promise<number | undefined>;
+  readonly clock: Clock;
+  readonly functionName: string;
+}
+
+/**
+ * One heartbeat line: breaker state, how long it has been OPEN (events are held that long), whether
+ * the trigger is disabled, dead letters waiting, and whether the store answered. Each read fails on
+ * its own (null), and the line is written whatever fails: a missing heartbeat would itself hide an
+ * outage. Never throws.
+ */
+export async function emitHeartbeat(deps: HeartbeatDeps, logger: Logger): Promise<void> {
+  const [state, disabled, deadLetters] = await Promise.all([
+    deps.store.getState().catch(() => undefined),
+    deps.triggerSwitch.isDisabled(deps.functionName).catch(() => undefined),
+    deps.deadLetterCount().catch(() => undefined),
+  ]);
+  const now = deps.clock.now();
+  logger.log(
+    telemetryLine('heartbeat', {
+      state: state?.state ?? null,
+      tripId: state?.tripId ?? null,
+      openSeconds: state?.state === 'OPEN' ? Math.max(0, Math.round((now - state.since) / 1000)) : 0,
+      triggerDisabled: disabled ?? null,
+      deadLetters: deadLetters ?? null,
+      storeReachable: state !== undefined,
+    }),
+  );
+}
