@@ -55,7 +55,7 @@ export async function startExtensionHarness(
 ): Promise<ExtensionHarness> {
   const closers: (() => Promise<void>)[] = [];
   try {
-    const azurite = await startAzurite();
+    const azurite = await startAzuriteOnLoadedMachine();
     closers.push(azurite.stop);
     const cert = makeSelfSignedCert();
     const arm = await startArmServer(cert, EXTENSION_SITE);
@@ -132,5 +132,20 @@ export async function startExtensionHarness(
   } catch (error) {
     for (const close of closers.reverse()) await close().catch(() => undefined);
     throw error;
+  }
+}
+
+/**
+ * Azurite gets 20 s to listen; on a machine shared with other runs that is sometimes not enough. The
+ * scenarios take minutes anyway, so a start that timed out is tried again (twice at most), and said.
+ */
+async function startAzuriteOnLoadedMachine(): Promise<AzuriteService> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startAzurite();
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof Error) || !/nothing listened/.test(error.message)) throw error;
+      process.stderr.write(`Azurite did not start (${error.message}); trying again\n`);
+    }
   }
 }
