@@ -29,8 +29,11 @@ const harness = harnessForFile({
   },
 });
 
-const approveLatest = async (h: ExtensionHarness) => {
-  const link = await waitUntil('an approval link', () => h.approvalLinks().at(-1));
+/** Approves with the newest approval link, once there are more than `seen` (an earlier trip's link is not it). */
+const approveLatest = async (h: ExtensionHarness, seen = 0) => {
+  const link = await waitUntil('an approval link', () =>
+    h.approvalLinks().length > seen ? h.approvalLinks().at(-1) : undefined,
+  );
   return h.approve(link, 'On-call operator');
 };
 
@@ -76,11 +79,12 @@ describe('the breaker on the real Durable extension: the hard cases', () => {
   it('takes an approval raised before the orchestration waits for it', async () => {
     const h = harness();
     let approved: Awaited<ReturnType<typeof approveLatest>> | undefined;
+    const seen = h.approvalLinks().length;
     // The trip email has gone out, but its activity's answer is held: the orchestration is not waiting yet.
     plan.holdAfter = {
       name: 'Breaker_SendEmail',
       until: async () => {
-        approved = await approveLatest(h);
+        approved = await approveLatest(h, seen);
       },
     };
     const { instanceId } = await tripByHand(h, 'early approval');
