@@ -2,6 +2,7 @@ import { readableTrips } from '../src/breaker/breakerStore';
 import { BreakwaterWorld, FUNCTION_KEY } from '../sim/world/breakwaterWorld';
 import { supersededInItsBatch } from '../sim/world/orderingInWorld';
 import { keyOf, runScenario } from '../sim/world/scenario';
+import { startServedHub } from '../sim/world/servedHub';
 import type { DemoOptions } from './args';
 import { makeLiveView } from './liveView';
 import { makePacer } from './pacer';
@@ -29,6 +30,8 @@ export interface DemoDeps {
   readonly print: (line: string) => void;
   readonly sleep: (ms: number) => Promise<void>;
   readonly wallNow: () => number;
+  /** Where the simulated clock starts: run.ts gives the real time, so pages and emails show today. */
+  readonly startAt?: number;
   /** Prints the app's log lines collected since the last call (run.ts buffers console output). */
   readonly flushAppLog?: () => void;
 }
@@ -49,17 +52,32 @@ export async function runDemo(
   deps: DemoDeps,
 ): Promise<DemoResult> {
   const { print } = deps;
+  const plan = demoPlan(options);
+  // The hub behind the Event Hubs peer, as `verify --target local` has it: the approval page and the
+  // dashboard read what is held per partition with the app's own Event Hubs client, as in Azure.
+  const served = await startServedHub({
+    storageConnectionString: services.storageConnectionString,
+    partitions: plan.partitions,
+    namePrefix: 'demo',
+    key: 'demo-local-key',
+  });
   const world = await BreakwaterWorld.create({
     storageConnectionString: services.storageConnectionString,
-    settings:
-      services.redisUrl === undefined
+    settings: {
+      ...(services.redisUrl === undefined
         ? { BREAKER_STORE: 'table' }
-        : { BREAKER_STORE: 'redis', REDIS_CONNECTION: services.redisUrl },
+        : { BREAKER_STORE: 'redis', REDIS_CONNECTION: services.redisUrl }),
+      ...served.settings,
+    },
     sink: options.sink,
+    ...(deps.startAt === undefined ? {} : { startAt: deps.startAt }),
+  }).catch(async (error: unknown) => {
+    await served.close();
+    throw error;
   });
+  served.followClock(() => world.clock.now());
   const storeName = services.redisUrl === undefined ? 'Table' : 'Redis';
   try {
-    const plan = demoPlan(options);
     const b = world.runtime.config.breaker;
     const startMs = world.clock.now();
     print(
@@ -95,6 +113,7 @@ export async function runDemo(
       ...(deps.flushAppLog ? { flushAppLog: deps.flushAppLog } : {}),
     });
     const report = await runScenario(world, plan, {
+      hub: served,
       observer: live.observe,
       followLink: (_link, waited) =>
         options.autoApproveSeconds !== undefined && waited >= options.autoApproveSeconds,
@@ -138,5 +157,6 @@ export async function runDemo(
     return { summary, exitCode: outOfOrder.length === 0 ? exitCodeOf(summary) : 1 };
   } finally {
     await world.close();
+    await served.close();
   }
 }

@@ -65,6 +65,7 @@ async function main(): Promise<number> {
       print,
       sleep: (ms) => sleep(ms),
       wallNow: () => Date.now(),
+      startAt: Date.now(),
       flushAppLog,
     });
     print(`\nWall time ${((Date.now() - started) / 1000).toFixed(1)} s. Exit code ${exitCode}.`);

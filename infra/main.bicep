@@ -75,6 +75,12 @@ param deadLetterQueueName string = 'dead-letters'
 @description('Data location of Azure Communication Services, e.g. United States, Europe, UK.')
 param communicationDataLocation string = 'United States'
 
+@description('Resource id of a verified ACS custom email domain to send the approval emails from (an Azure-managed domain sends at most 30 a minute and 100 an hour); empty = Azure-managed.')
+param emailCustomDomainId string = ''
+
+@description('Sender user name on emailCustomDomainId.')
+param emailSenderUsername string = 'DoNotReply'
+
 @minValue(40)
 @maxValue(1000)
 param maximumInstanceCount int = 100
@@ -107,6 +113,33 @@ param alertDeadLetterThreshold int = 100
 @minValue(5)
 @description('Alert rule: minutes events may be held (breaker OPEN or a held batch) before the approvers are alerted.')
 param alertHeldMinutes int = 60
+
+@minValue(1)
+@description('Alert rule: events waiting behind the checkpoints (consumer lag) for 15 minutes while CLOSED above which the consumer-lag alert fires (default: about a minute of the sizing scenario).')
+param alertLagEvents int = 100000
+
+@minValue(5)
+@description('Alert rule: minutes a partition may have events waiting without its checkpoint moving, while CLOSED, before the trigger-stalled alert fires.')
+param alertStalledMinutes int = 10
+
+@description('Resource ids of the team\'s own action groups (pager, SMS, ITSM): every alert notifies them besides the approvers.')
+param alertActionGroupIds string[] = []
+
+@secure()
+@description('Optional webhook receiving every alert (common alert schema); empty = none.')
+param alertWebhookUrl string = ''
+
+@description('Published location of docs/alerts.md (e.g. your repository\'s web view of it): each alert links to its own section there.')
+param alertRunbookBaseUrl string = 'docs/alerts.md'
+
+@description('Grant the deploying principal (principalId) Key Vault Secrets User on the vault, which `npm run verify` needs to sign approvals (GRANT_VERIFY_ROLE). Sandbox environments only.')
+param grantVerifyRunnerRole bool = false
+
+@description('Key Vault purge protection (on for production). Once on it cannot be turned off, and `azd down --purge` cannot purge the vault: its name stays taken for 7 days. Set false for throwaway environments.')
+param keyVaultPurgeProtection bool = true
+
+@description('Private networking: the app joins a virtual network and reaches storage, Event Hubs, Key Vault and Redis through private endpoints; their public network access is off (for subscriptions whose policy denies it). The producer script and dead-letter commands then work only from inside the network.')
+param vnetEnabled bool = false
 
 @description('Further Breakwater settings by catalogue name (src/config/settings.ts), e.g. { "BREAKER_THRESHOLD": "100" }. Unset settings take the catalogue defaults.')
 param appSettingOverrides object = {}
@@ -156,6 +189,36 @@ module alerts 'core/alerts.bicep' = {
     approvers: approvers
     deadLetterThreshold: alertDeadLetterThreshold
     heldMinutesThreshold: alertHeldMinutes
+    lagEventsThreshold: alertLagEvents
+    stalledMinutesThreshold: alertStalledMinutes
+    actionGroupIds: alertActionGroupIds
+    alertWebhookUrl: alertWebhookUrl
+    runbookBaseUrl: alertRunbookBaseUrl
+    eventHubNamespaceId: eventHubs.outputs.namespaceId
+  }
+}
+
+// Private DNS zones of the private endpoints (the public cloud's and the others' suffixes alike).
+var storageSuffix = environment().suffixes.storage
+var privateDnsZones = {
+  blob: 'privatelink.blob.${storageSuffix}'
+  queue: 'privatelink.queue.${storageSuffix}'
+  table: 'privatelink.table.${storageSuffix}'
+  namespace: 'privatelink.servicebus.windows.net'
+  vault: 'privatelink${replace(environment().suffixes.keyvaultDns, '.vault.', '.vaultcore.')}'
+  redisEnterprise: 'privatelink.redis.azure.net'
+}
+
+module network 'core/network.bicep' = if (vnetEnabled) {
+  name: 'network'
+  scope: rg
+  params: {
+    location: location
+    tags: tags
+    name: '${abbrs.networkVirtualNetworks}${resourceToken}'
+    privateDnsZoneNames: breakerStore == 'redis'
+      ? map(items(privateDnsZones), z => z.value)
+      : map(filter(items(privateDnsZones), z => z.key != 'redisEnterprise'), z => z.value)
   }
 }
 
@@ -170,6 +233,8 @@ module storage 'core/storage.bicep' = {
     deadLetterContainerName: deadLetterContainerName
     deadLetterQueueName: deadLetterQueueName
     tableNames: [sinkTableName, breakerTableName]
+    publicNetworkAccessDisabled: vnetEnabled
+    logAnalyticsWorkspaceId: monitoring.outputs.logAnalyticsWorkspaceId
     identityPrincipalId: identity.outputs.principalId
     principalId: principalId
     principalType: principalType
@@ -189,6 +254,8 @@ module eventHubs 'core/event-hubs.bicep' = {
     throughputUnits: eventHubThroughputUnits
     maximumThroughputUnits: eventHubMaxThroughputUnits
     consumerGroupName: consumerGroupName
+    publicNetworkAccessDisabled: vnetEnabled
+    logAnalyticsWorkspaceId: monitoring.outputs.logAnalyticsWorkspaceId
     identityPrincipalId: identity.outputs.principalId
     principalId: principalId
     principalType: principalType
@@ -205,6 +272,12 @@ module keyVault 'core/key-vault.bicep' = {
     identityPrincipalId: identity.outputs.principalId
     approvalSigningKey: approvalSigningKey
     approvalSigningKeyPrevious: approvalSigningKeyPrevious
+    publicNetworkAccessDisabled: vnetEnabled
+    purgeProtection: keyVaultPurgeProtection
+    verifyRunnerPrincipalId: grantVerifyRunnerRole ? principalId : ''
+    verifyRunnerPrincipalType: principalType
+
+    logAnalyticsWorkspaceId: monitoring.outputs.logAnalyticsWorkspaceId
   }
 }
 
@@ -216,6 +289,7 @@ module redis 'core/redis.bicep' = if (breakerStore == 'redis') {
     tags: tags
     name: '${abbrs.cacheRedisEnterprise}${resourceToken}'
     identityPrincipalId: identity.outputs.principalId
+    publicNetworkAccessDisabled: vnetEnabled
   }
 }
 
@@ -228,6 +302,8 @@ module communication 'core/communication.bicep' = {
     emailServiceName: '${abbrs.communicationEmailServices}${resourceToken}'
     dataLocation: communicationDataLocation
     identityPrincipalId: identity.outputs.principalId
+    customDomainId: emailCustomDomainId
+    senderUsername: emailSenderUsername
   }
 }
 
@@ -268,6 +344,8 @@ module functionApp 'app/function-app.bicep' = {
     maximumInstanceCount: maximumInstanceCount
     instanceMemoryMB: instanceMemoryMB
     appSettingOverrides: appSettingOverrides
+    virtualNetworkSubnetId: vnetEnabled ? network!.outputs.appSubnetId : ''
+    logAnalyticsWorkspaceId: monitoring.outputs.logAnalyticsWorkspaceId
     // Names are those of src/config/settings.ts and of the Functions host; test/deploy checks them.
     // Never add AzureWebJobs.<FunctionName>.Disabled: only the breaker sets it, and a redeploy that wrote
     // it would silently re-enable a tripped breaker (app/function-app.bicep carries the live value over).
@@ -320,6 +398,30 @@ module functionApp 'app/function-app.bicep' = {
     }
   }
 }
+
+// The private endpoints of vnetEnabled: one per sub-resource the app reaches (Redis only when it is the store).
+var privateEndpointGroups = concat(
+  ['blob', 'queue', 'table', 'namespace', 'vault'],
+  breakerStore == 'redis' ? ['redisEnterprise'] : []
+)
+
+module privateEndpoints 'core/private-endpoint.bicep' = [
+  for groupId in privateEndpointGroups: if (vnetEnabled) {
+    name: 'private-endpoint-${groupId}'
+    scope: rg
+    params: {
+      location: location
+      tags: tags
+      name: '${abbrs.networkPrivateEndpoints}${groupId}-${resourceToken}'
+      subnetId: network!.outputs.privateEndpointSubnetId
+      targetId: groupId == 'namespace'
+        ? eventHubs.outputs.namespaceId
+        : groupId == 'vault' ? keyVault.outputs.id : groupId == 'redisEnterprise' ? redis!.outputs.id : storage.outputs.id
+      groupId: groupId
+      dnsZoneId: network!.outputs.zoneIds[privateDnsZones[groupId]]
+    }
+  }
+]
 
 module appAuth 'app/app-auth.bicep' = if (enableAppServiceAuth) {
   name: 'app-auth'

@@ -24,6 +24,10 @@ param instanceMemoryMB int
 param appSettings object
 @description('Extra catalogue settings (e.g. BREAKER_THRESHOLD) on top of appSettings.')
 param appSettingOverrides object
+@description('Subnet the app integrates with (vnetEnabled), delegated to Microsoft.App/environments; empty = none.')
+param virtualNetworkSubnetId string
+@description('Log Analytics workspace that receives this resource\'s diagnostic settings.')
+param logAnalyticsWorkspaceId string
 
 resource plan 'Microsoft.Web/serverfarms@2024-11-01' = {
   name: planName
@@ -54,6 +58,7 @@ resource site 'Microsoft.Web/sites@2024-11-01' = {
     serverFarmId: plan.id
     httpsOnly: true
     keyVaultReferenceIdentity: identityId
+    virtualNetworkSubnetId: empty(virtualNetworkSubnetId) ? null : virtualNetworkSubnetId
     siteConfig: {
       minTlsVersion: '1.2'
       ftpsState: 'Disabled'
@@ -89,15 +94,39 @@ resource site 'Microsoft.Web/sites@2024-11-01' = {
   }
 }
 
-// Website Contributor on this function app only (not the resource group): the breaker's ARM adapter
-// reads, merges and writes the app's own settings (AzureWebJobs.<fn>.Disabled) and nothing else.
-var websiteContributor = 'de139f84-1756-47ae-9be6-808fbbe84772'
+// A role of its own, assigned on this function app only: the breaker's ARM adapter lists the app settings
+// (POST config/appsettings/list: listApplicationSettings, also the heartbeat's and watchdog's read of the
+// switch) and replaces them (PUT config/appsettings: updateApplicationSettings), and nothing else; unlike
+// Website Contributor it cannot stop, restart or delete the app, nor list its function keys. ARM's actions
+// are per config resource, not per setting: config/list also lists connection strings and publishing
+// credentials, config/write also writes the other config documents of this one app.
+var settingsActions = [
+  'Microsoft.Web/sites/config/read'
+  'Microsoft.Web/sites/config/list/action'
+  'Microsoft.Web/sites/config/write'
+]
+
+resource settingsWriter 'Microsoft.Authorization/roleDefinitions@2022-04-01' = {
+  name: guid(resourceGroup().id, name, 'breakwater-app-settings')
+  properties: {
+    roleName: 'Breakwater app settings (${name})'
+    description: 'Reads and writes the app settings of one function app (the breaker\'s trigger switch); nothing else.'
+    type: 'CustomRole'
+    assignableScopes: [resourceGroup().id]
+    permissions: [
+      {
+        actions: settingsActions
+        notActions: []
+      }
+    ]
+  }
+}
 
 resource switchesOwnTrigger 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
-  name: guid(site.id, identityPrincipalId, websiteContributor)
+  name: guid(site.id, identityPrincipalId, settingsWriter.id)
   scope: site
   properties: {
-    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', websiteContributor)
+    roleDefinitionId: settingsWriter.id
     principalId: identityPrincipalId
     principalType: 'ServicePrincipal'
   }
@@ -121,6 +150,18 @@ module settings 'app-settings.bicep' = {
     appSettings: appSettings
     appSettingOverrides: toObject(filter(items(appSettingOverrides), s => !isTriggerSwitch(s.key)), s => s.key, s => s.value)
     liveTriggerSwitches: toObject(filter(items(liveAppSettings.list().properties), s => isTriggerSwitch(s.key)), s => s.key, s => s.value)
+  }
+}
+
+// The platform's own log stream of the app (FunctionAppLogs: the same lines, at host.json's log levels,
+// as Application Insights gets, also when Application Insights cannot be reached) and its metrics.
+resource siteDiagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'to-workspace'
+  scope: site
+  properties: {
+    workspaceId: logAnalyticsWorkspaceId
+    logs: [{ category: 'FunctionAppLogs', enabled: true }]
+    metrics: [{ category: 'AllMetrics', enabled: true }]
   }
 }
 

@@ -1,4 +1,5 @@
-// Azure Monitor alerts for the breaker, sent to the approvers through one action group. Every rule reads
+// Azure Monitor alerts for the breaker, sent to the approvers' action group and to the team's own action
+// groups (actionGroupIds: pager, SMS, ITSM), each carrying a link to its runbook section. Every log rule reads
 // the app's own telemetry lines (src/kernel/telemetryNames.ts: `<name> <JSON>` traces in Application
 // Insights); test/deploy/alertRules.test.ts checks that each name and field queried here is one the app
 // emits. Stateful rules (autoMitigate): one notification when a condition starts, one when it resolves.
@@ -13,6 +14,19 @@ param approvers string
 param deadLetterThreshold int
 @description('Minutes events may be held (breaker OPEN, or a batch held behind its checkpoint) before the held-events alert fires.')
 param heldMinutesThreshold int
+@description('Events waiting behind the checkpoints (consumer lag) above which, for 15 minutes while CLOSED, the lag alert fires.')
+param lagEventsThreshold int
+@description('Minutes a partition may have events waiting without its checkpoint moving, while CLOSED, before the stalled-trigger alert fires.')
+param stalledMinutesThreshold int
+@description('Resource ids of action groups the team already has (pager, SMS, ITSM): every alert notifies them too.')
+param actionGroupIds string[]
+@secure()
+@description('Optional webhook that receives every alert (common alert schema) through the approvers\' action group; empty = none.')
+param alertWebhookUrl string
+@description('Where docs/alerts.md is published for the on-call (e.g. the repository\'s web view of it); each rule links to its own section.')
+param runbookBaseUrl string
+@description('Resource id of the Event Hubs namespace (its metric alerts).')
+param eventHubNamespaceId string
 
 resource applicationInsights 'Microsoft.Insights/components@2020-02-02' existing = {
   name: applicationInsightsName
@@ -34,8 +48,23 @@ resource approversGroup 'Microsoft.Insights/actionGroups@2023-01-01' = {
         useCommonAlertSchema: true
       }
     ]
+    webhookReceivers: empty(alertWebhookUrl)
+      ? []
+      : [
+          {
+            name: 'alert-webhook'
+            serviceUri: alertWebhookUrl
+            useCommonAlertSchema: true
+          }
+        ]
   }
 }
+
+// Every rule notifies the approvers' group and each of the team's own groups.
+var notify = concat([approversGroup.id], actionGroupIds)
+
+// The runbook of one rule: its own section of docs/alerts.md (the heading is the rule's name).
+func runbook(baseUrl string, rule string) string => '${baseUrl}#${rule}'
 
 // Rows of one telemetry line, its JSON fields as `d` (the line is `<name> <JSON>`).
 func telemetryRows(name string) string =>
@@ -100,6 +129,29 @@ var rules = [
     window: 'PT5M'
   }
   {
+    name: 'consumer-lag'
+    severity: 2
+    description: 'More than ${lagEventsThreshold} events have waited behind the checkpoints for 15 minutes while CLOSED: the consumer falls behind.'
+    query: '${telemetryRows('Breakwater.Heartbeat')} | where tostring(d.state) == "CLOSED" | extend waitingEvents = toint(d.waitingEvents) | where isnotnull(waitingEvents) | project timestamp, waitingEvents'
+    measure: 'waitingEvents'
+    // Every heartbeat of the window over the threshold: a burst that drains is not lag.
+    aggregation: 'Minimum'
+    operator: 'GreaterThan'
+    threshold: lagEventsThreshold
+    window: 'PT15M'
+  }
+  {
+    name: 'trigger-stalled-while-closed'
+    severity: 1
+    description: 'Events wait and no checkpoint has moved for ${stalledMinutesThreshold} minutes while CLOSED and the trigger enabled: the trigger stopped consuming.'
+    query: '${telemetryRows('Breakwater.Heartbeat')} | where tostring(d.state) == "CLOSED" and tobool(d.triggerDisabled) != true | extend stalledSeconds = toint(d.stalledSeconds) | where isnotnull(stalledSeconds) | project timestamp, stalledSeconds'
+    measure: 'stalledSeconds'
+    aggregation: 'Maximum'
+    operator: 'GreaterThan'
+    threshold: stalledMinutesThreshold * 60
+    window: 'PT10M'
+  }
+  {
     name: 'heartbeat-missing'
     severity: 2
     description: 'No heartbeat for 10 minutes: the app or its watchdog timer is not running, so no other alert can fire.'
@@ -120,7 +172,7 @@ resource alertRules 'Microsoft.Insights/scheduledQueryRules@2023-12-01' = [
     kind: 'LogAlert'
     properties: {
       displayName: 'Breakwater: ${rule.name}'
-      description: rule.description
+      description: '${rule.description} Runbook: ${runbook(runbookBaseUrl, rule.name)}'
       severity: rule.severity
       enabled: true
       scopes: [applicationInsights.id]
@@ -143,8 +195,73 @@ resource alertRules 'Microsoft.Insights/scheduledQueryRules@2023-12-01' = [
         ]
       }
       actions: {
-        actionGroups: [approversGroup.id]
+        actionGroups: notify
+        customProperties: {
+          runbook: runbook(runbookBaseUrl, rule.name)
+        }
       }
+    }
+  }
+]
+
+// The Azure Monitor baseline alerts for an Event Hubs namespace: throttling (more traffic than the
+// throughput units take), server errors and quota errors (e.g. too many receivers per consumer group).
+var metricRules = [
+  {
+    name: 'eventhubs-throttled-requests'
+    metric: 'ThrottledRequests'
+    severity: 2
+    description: 'Event Hubs throttled requests: the namespace needs more throughput units (docs/capacity.md).'
+  }
+  {
+    name: 'eventhubs-server-errors'
+    metric: 'ServerErrors'
+    severity: 2
+    description: 'Event Hubs answered with server errors: the service is degraded; check Azure status and Resource health.'
+  }
+  {
+    name: 'eventhubs-quota-exceeded'
+    metric: 'QuotaExceededErrors'
+    severity: 2
+    description: 'Event Hubs quota exceeded (receivers per consumer group, connections, size): something else reads this consumer group.'
+  }
+]
+
+resource eventHubMetricAlerts 'Microsoft.Insights/metricAlerts@2018-03-01' = [
+  for rule in metricRules: {
+    name: 'breakwater-${rule.name}'
+    location: 'global'
+    tags: tags
+    properties: {
+      description: '${rule.description} Runbook: ${runbook(runbookBaseUrl, rule.name)}'
+      severity: rule.severity
+      enabled: true
+      scopes: [eventHubNamespaceId]
+      evaluationFrequency: 'PT5M'
+      windowSize: 'PT5M'
+      autoMitigate: true
+      criteria: {
+        'odata.type': 'Microsoft.Azure.Monitor.SingleResourceMultipleMetricCriteria'
+        allOf: [
+          {
+            criterionType: 'StaticThresholdCriterion'
+            name: rule.metric
+            metricNamespace: 'Microsoft.EventHub/namespaces'
+            metricName: rule.metric
+            operator: 'GreaterThan'
+            threshold: 0
+            timeAggregation: 'Total'
+          }
+        ]
+      }
+      actions: [
+        for group in notify: {
+          actionGroupId: group
+          webHookProperties: {
+            runbook: runbook(runbookBaseUrl, rule.name)
+          }
+        }
+      ]
     }
   }
 ]

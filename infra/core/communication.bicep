@@ -1,7 +1,9 @@
 // Azure Communication Services for the breaker's emails: an Email Communication Service with an
 // Azure-managed domain, linked to a Communication Services resource the app calls with its identity.
 // An Azure-managed domain comes with one sender, DoNotReply@<generated subdomain>; custom sender names
-// need a custom (verified) domain, so the sender address is derived from the domain here.
+// need a custom (verified) domain, so the sender address is derived from the domain here. An
+// Azure-managed domain has a low sending limit; customDomainId links a domain the team has verified
+// (its own SPF/DKIM records) instead, and the approval emails come from senderUsername@that domain.
 
 param tags object
 param communicationName string
@@ -10,6 +12,10 @@ param emailServiceName string
 param dataLocation string
 @description('Principal id of the app identity, granted Communication and Email Service Owner on the ACS resource.')
 param identityPrincipalId string
+@description('Resource id of a verified custom domain (Microsoft.Communication/emailServices/domains, same data location) to send from; empty = the Azure-managed domain.')
+param customDomainId string
+@description('Sender user name on the custom domain (it must exist on that domain; DoNotReply always does).')
+param senderUsername string
 
 resource emailService 'Microsoft.Communication/emailServices@2023-04-01' = {
   name: emailServiceName
@@ -30,13 +36,21 @@ resource emailService 'Microsoft.Communication/emailServices@2023-04-01' = {
   }
 }
 
+var useCustomDomain = !empty(customDomainId)
+var customDomainParts = split(customDomainId, '/')
+
+resource customDomain 'Microsoft.Communication/emailServices/domains@2023-04-01' existing = if (useCustomDomain) {
+  scope: resourceGroup(customDomainParts[2], customDomainParts[4])
+  name: '${customDomainParts[8]}/${customDomainParts[10]}'
+}
+
 resource communication 'Microsoft.Communication/communicationServices@2023-04-01' = {
   name: communicationName
   location: 'global'
   tags: tags
   properties: {
     dataLocation: dataLocation
-    linkedDomains: [emailService::managedDomain.id]
+    linkedDomains: [useCustomDomain ? customDomainId : emailService::managedDomain.id]
   }
 }
 
@@ -55,4 +69,6 @@ resource appSendsEmail 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
 }
 
 output endpoint string = 'https://${communication.properties.hostName}'
-output senderAddress string = 'DoNotReply@${emailService::managedDomain.properties.mailFromSenderDomain}'
+output senderAddress string = useCustomDomain
+  ? '${senderUsername}@${customDomain!.properties.mailFromSenderDomain}'
+  : 'DoNotReply@${emailService::managedDomain.properties.mailFromSenderDomain}'

@@ -26,6 +26,10 @@ param identityPrincipalId string
 @description('Object id of the deploying user or principal, granted Data Sender for the producer script; empty to skip.')
 param principalId string
 param principalType string
+@description('Private networking: public network access off, reached through private endpoints in the app\'s virtual network.')
+param publicNetworkAccessDisabled bool
+@description('Log Analytics workspace that receives this resource\'s diagnostic settings.')
+param logAnalyticsWorkspaceId string
 
 resource namespace 'Microsoft.EventHub/namespaces@2024-01-01' = {
   name: namespaceName
@@ -39,6 +43,7 @@ resource namespace 'Microsoft.EventHub/namespaces@2024-01-01' = {
   properties: {
     disableLocalAuth: true
     minimumTlsVersion: '1.2'
+    publicNetworkAccess: publicNetworkAccessDisabled ? 'Disabled' : 'Enabled'
     isAutoInflateEnabled: maximumThroughputUnits > 0
     maximumThroughputUnits: maximumThroughputUnits > 0 ? max(maximumThroughputUnits, throughputUnits) : 0
   }
@@ -79,7 +84,19 @@ resource operatorSends 'Microsoft.Authorization/roleAssignments@2022-04-01' = if
   }
 }
 
+// Operational, auto-scale and error logs are a few rows per management operation, not per event.
+resource namespaceDiagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'to-workspace'
+  scope: namespace
+  properties: {
+    workspaceId: logAnalyticsWorkspaceId
+    logs: [{ categoryGroup: 'allLogs', enabled: true }]
+    metrics: [{ category: 'AllMetrics', enabled: true }]
+  }
+}
+
 output namespaceName string = namespace.name
+output namespaceId string = namespace.id
 // Host name of the namespace (e.g. <name>.servicebus.windows.net in the public cloud).
 output fullyQualifiedNamespace string = split(split(namespace.properties.serviceBusEndpoint, '//')[1], ':')[0]
 output eventHubName string = namespace::hub.name

@@ -7,6 +7,15 @@ param tags object
 param name string
 @description('Principal id of the app identity, granted Key Vault Secrets User.')
 param identityPrincipalId string
+@description('Log Analytics workspace that receives this resource\'s diagnostic settings.')
+param logAnalyticsWorkspaceId string
+@description('Private networking: public network access off, reached through private endpoints in the app\'s virtual network.')
+param publicNetworkAccessDisabled bool
+@description('Purge protection: a deleted vault and its secrets cannot be purged before the retention ends (on for production; it can never be turned off again).')
+param purgeProtection bool
+@description('Object id of whoever runs `npm run verify`, granted Key Vault Secrets User to read the signing key; empty = none.')
+param verifyRunnerPrincipalId string
+param verifyRunnerPrincipalType string
 @secure()
 param approvalSigningKey string
 @secure()
@@ -24,7 +33,10 @@ resource vault 'Microsoft.KeyVault/vaults@2024-11-01' = {
       name: 'standard'
     }
     enableRbacAuthorization: true
+    publicNetworkAccess: publicNetworkAccessDisabled ? 'Disabled' : 'Enabled'
     enableSoftDelete: true
+    // The API accepts only true or absent: false is refused.
+    enablePurgeProtection: purgeProtection ? true : null
     softDeleteRetentionInDays: 7
   }
 }
@@ -57,6 +69,28 @@ resource appReadsSecrets 'Microsoft.Authorization/roleAssignments@2022-04-01' = 
   }
 }
 
+// Audit events: who read or changed which secret (the app resolves its references at each restart).
+resource vaultDiagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'to-workspace'
+  scope: vault
+  properties: {
+    workspaceId: logAnalyticsWorkspaceId
+    logs: [{ categoryGroup: 'audit', enabled: true }]
+    metrics: [{ category: 'AllMetrics', enabled: true }]
+  }
+}
+
+resource verifyRunnerReadsSecrets 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (!empty(verifyRunnerPrincipalId)) {
+  name: guid(vault.id, verifyRunnerPrincipalId, secretsUser)
+  scope: vault
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', secretsUser)
+    principalId: verifyRunnerPrincipalId
+    principalType: verifyRunnerPrincipalType
+  }
+}
+
+output id string = vault.id
 output name string = vault.name
 // Versionless URIs: a rotated secret reaches the app without a redeploy.
 output approvalSigningKeyUri string = signingKey.properties.secretUri

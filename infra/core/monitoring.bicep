@@ -43,4 +43,5 @@ resource publishTelemetry 'Microsoft.Authorization/roleAssignments@2022-04-01' =
 }
 
 output applicationInsightsName string = applicationInsights.name
+output logAnalyticsWorkspaceId string = logAnalytics.id
 output connectionString string = applicationInsights.properties.ConnectionString

@@ -10,8 +10,10 @@ param name string
 @description('Object id of the app identity: gets the default data-access policy and is the Redis username.')
 param identityPrincipalId string
 param skuName string = 'Balanced_B0'
+@description('Private networking: public network access off, reached through private endpoints in the app\'s virtual network.')
+param publicNetworkAccessDisabled bool
 
-resource cluster 'Microsoft.Cache/redisEnterprise@2025-04-01' = {
+resource cluster 'Microsoft.Cache/redisEnterprise@2025-07-01' = {
   name: name
   location: location
   tags: tags
@@ -20,6 +22,7 @@ resource cluster 'Microsoft.Cache/redisEnterprise@2025-04-01' = {
   }
   properties: {
     minimumTlsVersion: '1.2'
+    publicNetworkAccess: publicNetworkAccessDisabled ? 'Disabled' : 'Enabled'
   }
 
   resource database 'databases' = {
@@ -30,6 +33,12 @@ resource cluster 'Microsoft.Cache/redisEnterprise@2025-04-01' = {
       evictionPolicy: 'NoEviction'
       port: 10000
       accessKeysAuthentication: 'Disabled'
+      // An open trip lives here: without persistence a restart or patch of the cache forgets it (the
+      // runbook's warning). Append-only file, written every second.
+      persistence: {
+        aofEnabled: true
+        aofFrequency: '1s'
+      }
     }
 
     // "default" is the one built-in policy: full data access, like an access key had.
@@ -45,6 +54,7 @@ resource cluster 'Microsoft.Cache/redisEnterprise@2025-04-01' = {
   }
 }
 
+output id string = cluster.id
 output name string = cluster.name
 // Not a secret: no password, only the identity's object id as the username (REDIS_CONNECTION).
 output connectionUrl string = 'rediss://${identityPrincipalId}@${cluster.properties.hostName}:10000'

@@ -16,6 +16,10 @@ param identityPrincipalId string
 @description('Object id of the deploying user or principal (data roles for inspecting dead letters); empty to skip.')
 param principalId string
 param principalType string
+@description('Private networking: public network access off, reached through private endpoints in the app\'s virtual network.')
+param publicNetworkAccessDisabled bool
+@description('Log Analytics workspace that receives this resource\'s diagnostic settings.')
+param logAnalyticsWorkspaceId string
 
 resource storage 'Microsoft.Storage/storageAccounts@2025-01-01' = {
   name: name
@@ -29,8 +33,9 @@ resource storage 'Microsoft.Storage/storageAccounts@2025-01-01' = {
     allowSharedKeyAccess: false
     minimumTlsVersion: 'TLS1_2'
     supportsHttpsTrafficOnly: true
+    publicNetworkAccess: publicNetworkAccessDisabled ? 'Disabled' : 'Enabled'
     networkAcls: {
-      defaultAction: 'Allow'
+      defaultAction: publicNetworkAccessDisabled ? 'Deny' : 'Allow'
       bypass: 'AzureServices'
     }
   }
@@ -105,6 +110,46 @@ resource operatorDataRoles 'Microsoft.Authorization/roleAssignments@2022-04-01' 
   }
 ]
 
+// Metrics only: resource logs would be one row per request, and the sink alone makes 2 requests per event
+// (about 290 million rows a day at the sizing scenario, docs/capacity.md). Add a setting with
+// categoryGroup 'allLogs' on one service for a while when a request-level investigation needs it.
+resource storageDiagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'to-workspace'
+  scope: storage
+  properties: {
+    workspaceId: logAnalyticsWorkspaceId
+    metrics: [{ category: 'Transaction', enabled: true }]
+  }
+}
+
+resource blobDiagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'to-workspace'
+  scope: storage::blobs
+  properties: {
+    workspaceId: logAnalyticsWorkspaceId
+    metrics: [{ category: 'Transaction', enabled: true }]
+  }
+}
+
+resource queueDiagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'to-workspace'
+  scope: storage::queues
+  properties: {
+    workspaceId: logAnalyticsWorkspaceId
+    metrics: [{ category: 'Transaction', enabled: true }]
+  }
+}
+
+resource tableDiagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
+  name: 'to-workspace'
+  scope: storage::tables
+  properties: {
+    workspaceId: logAnalyticsWorkspaceId
+    metrics: [{ category: 'Transaction', enabled: true }]
+  }
+}
+
+output id string = storage.id
 output name string = storage.name
 output blobEndpoint string = storage.properties.primaryEndpoints.blob
 output queueEndpoint string = storage.properties.primaryEndpoints.queue

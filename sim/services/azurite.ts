@@ -1,12 +1,15 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
+import { type ConformanceProxy, startConformanceProxy } from '../azure/storageConformance/conformanceProxy';
 import { spawnService, stopService } from './childProcesses';
 import { freePort, waitForPort } from './freePort';
 
 export interface AzuriteService {
+  /** Points at the storage conformance layer in front of Azurite, never at Azurite's own ports. */
   readonly connectionString: string;
-  readonly ports: { readonly blob: number; readonly queue: number; readonly table: number };
+  /** Refusals of the conformance layer so far, by error code, all three services together. */
+  readonly refusals: () => ReadonlyMap<string, number>;
   readonly stop: () => Promise<void>;
 }
 
@@ -20,7 +23,11 @@ export function azuriteVersion(): string {
   return (require('azurite/package.json') as { version: string }).version;
 }
 
-/** Starts Azurite from node_modules, in memory, on free ports, with the Node that runs this process. */
+/**
+ * Starts Azurite from node_modules, in memory, on free ports, with the Node that runs this process, and
+ * the storage conformance layer in front of it: the connection string handed out reaches Azurite only
+ * through the layer, so the service limits Azurite does not enforce are enforced for every client.
+ */
 export async function startAzurite(): Promise<AzuriteService> {
   const [blob, queue, table] = [await freePort(), await freePort(), await freePort()];
   const entry = path.join(
@@ -51,9 +58,33 @@ export async function startAzurite(): Promise<AzuriteService> {
     await stopService(child);
     throw error;
   }
+  let proxies: ConformanceProxy[];
+  try {
+    proxies = await Promise.all([
+      startConformanceProxy('blob', blob),
+      startConformanceProxy('queue', queue),
+      startConformanceProxy('table', table),
+    ]);
+  } catch (error) {
+    await stopService(child);
+    throw error;
+  }
+  const [blobLayer, queueLayer, tableLayer] = proxies.map((p) => p.port);
   const host = 'http://127.0.0.1';
   const connectionString =
     `DefaultEndpointsProtocol=http;AccountName=${ACCOUNT};AccountKey=${KEY};` +
-    `BlobEndpoint=${host}:${blob}/${ACCOUNT};QueueEndpoint=${host}:${queue}/${ACCOUNT};TableEndpoint=${host}:${table}/${ACCOUNT};`;
-  return { connectionString, ports: { blob, queue, table }, stop: () => stopService(child) };
+    `BlobEndpoint=${host}:${blobLayer}/${ACCOUNT};QueueEndpoint=${host}:${queueLayer}/${ACCOUNT};TableEndpoint=${host}:${tableLayer}/${ACCOUNT};`;
+  const refusals = () => {
+    const all = new Map<string, number>();
+    for (const p of proxies) for (const [code, n] of p.refusals) all.set(code, (all.get(code) ?? 0) + n);
+    return all;
+  };
+  return {
+    connectionString,
+    refusals,
+    stop: async () => {
+      await Promise.all(proxies.map((p) => p.close()));
+      await stopService(child);
+    },
+  };
 }

@@ -38,6 +38,11 @@ export interface WorldOptions {
   readonly freshModules?: () => void;
   /** The downstream: the Table sink (default) or the HTTP sink against a local HTTP API. */
   readonly sink?: SinkKind;
+  /**
+   * Where the simulation clock starts (ms since the epoch). Default 2026-01-01T00:00Z, fixed so tests
+   * are repeatable; the demo starts at the real time of the run, so its pages and emails show today.
+   */
+  readonly startAt?: number;
 }
 
 /**
@@ -113,7 +118,7 @@ export class BreakwaterWorld {
   }
 
   static async create(options: WorldOptions): Promise<BreakwaterWorld> {
-    const clock = new SimClock(Date.UTC(2026, 0, 1));
+    const clock = new SimClock(options.startAt ?? Date.UTC(2026, 0, 1));
     const downstream = await startWorldDownstream(options.sink ?? 'table');
     const cert = makeSelfSignedCert();
     const arm = await startArmServer(cert, site);

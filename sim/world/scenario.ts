@@ -5,6 +5,7 @@ import { EventHubModel, type HubEvent } from '../host/eventHubModel';
 import { eventBody } from './scenarioEvents';
 import { applyHostFaults, type HostFaults } from './scenarioFaults';
 import type { TriggerHostModel } from '../host/triggerHostModel';
+import type { ServedHub } from './servedHub';
 import { worldTriggerHost } from './worldTriggerHost';
 
 /** A fault schedule and workload for one run; times are seconds from the run's start. */
@@ -64,6 +65,11 @@ export interface ScenarioHooks {
    * link served by `world.http` while the run keeps ticking.
    */
   readonly followLink?: (link: string, waitedSeconds: number) => boolean;
+  /**
+   * The hub to send to and deliver from, with the host's checkpoint writer: a served hub the app's own
+   * Event Hubs client can read (the demo's approval page shows what is held). Default: a fresh model.
+   */
+  readonly hub?: Pick<ServedHub, 'hub' | 'onCheckpoint'>;
 }
 
 /** Timeline wording (the tests and the demo match on it). */
@@ -106,12 +112,13 @@ export async function runScenario(
   plan: ScenarioPlan,
   hooks: ScenarioHooks = {},
 ): Promise<ScenarioReport> {
-  const hub = new EventHubModel(plan.partitions);
+  const hub = hooks.hub?.hub ?? new EventHubModel(plan.partitions);
   // Each run is a new hub whose sequence numbers restart at 0, so the API must not remember the keys
   // of the last one (in Azure a re-created hub needs a new key prefix: docs/your-own-downstream.md).
   world.downstream.http?.forgetIdempotencyKeys();
   const host = worldTriggerHost(world, {
     hub,
+    ...(hooks.hub ? { onCheckpoint: hooks.hub.onCheckpoint } : {}),
     ...(plan.instances ? { instances: plan.instances } : {}),
     ...(plan.extension ? { extension: plan.extension } : {}),
     ...(plan.wire ? { wire: plan.wire } : {}),

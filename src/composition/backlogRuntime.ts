@@ -64,6 +64,10 @@ export function createHeldBacklogReader(runtime: Runtime): HeldBacklogReader {
         checkpoints: (signal) => readCheckpoints(container, prefix, signal),
         retentionHours: eventHub.retentionHours,
         clock: runtime.clock,
+        source: {
+          hub: `Event Hubs at ${namespaceOf(eventHub.connection) || 'an unnamed namespace'} (hub "${eventHub.hubName}")`,
+          checkpoints: `the checkpoints in container ${CHECKPOINT_CONTAINER}`,
+        },
       },
       peekOldest,
     );

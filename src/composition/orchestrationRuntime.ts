@@ -6,6 +6,7 @@ import type { BreakerOrchestratorSettings } from '../orchestration/breakerOrches
 import type { WatchdogDeps } from '../orchestration/runWatchdog';
 import type { HeartbeatDeps } from '../orchestration/heartbeat';
 import { queueDeadLetterCount } from '../deadLetters/queueDeadLetterCount';
+import { makeConsumerProgress } from '../hub/consumerProgress';
 import { heldBacklogReaderFor } from './backlogRuntime';
 import { webhookDeps } from './webhookDeps';
 import type { Runtime } from './runtime';
@@ -70,7 +71,11 @@ export function createWatchdogDeps(runtime: Runtime): WatchdogDeps {
 
 let heartbeatCache: { runtime: Runtime; deps: HeartbeatDeps } | undefined;
 
-/** The heartbeat's reads: breaker state, the trigger switch (ARM in Azure), dead-letter queue depth. */
+/**
+ * The heartbeat's reads: breaker state, the trigger switch (ARM in Azure), dead-letter queue depth and,
+ * unless HEARTBEAT_READS_BACKLOG is false, the consumer's progress (cached with the deps, so its memory
+ * of waiting partitions lasts as long as the process).
+ */
 export function createHeartbeatDeps(runtime: Runtime): HeartbeatDeps {
   if (heartbeatCache?.runtime !== runtime) {
     const { config } = runtime;
@@ -82,6 +87,9 @@ export function createHeartbeatDeps(runtime: Runtime): HeartbeatDeps {
         deadLetterCount: queueDeadLetterCount(runtime.storage.queue(config.processing.deadLetterQueue)),
         clock: runtime.clock,
         functionName: config.functionName,
+        ...(config.eventHub.heartbeatReadsBacklog && {
+          consumerProgress: makeConsumerProgress(() => heldBacklogReaderFor(runtime)(false)),
+        }),
       },
     };
   }

@@ -24,6 +24,8 @@ export interface EventHubConfig {
   readonly hubName: string;
   readonly consumerGroup: string;
   readonly retentionHours: number;
+  /** The heartbeat reports consumer lag and stalled partitions (HEARTBEAT_READS_BACKLOG). */
+  readonly heartbeatReadsBacklog: boolean;
 }
 
 export interface ProcessingConfig {

@@ -128,6 +128,7 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
       hubName: must(hubName),
       consumerGroup: must(v.EVENTHUB_CONSUMER_GROUP),
       retentionHours: must(v.EVENTHUB_RETENTION_HOURS),
+      heartbeatReadsBacklog: must(v.HEARTBEAT_READS_BACKLOG),
     },
     storage: must(storage),
     processing: {

@@ -3,7 +3,7 @@ import { breakerSettings } from './breakerSettings';
 import { notifySettings } from './notifySettings';
 import { operationsSettings } from './operationsSettings';
 import { processingSettings } from './processingSettings';
-import { integer, text } from './settingKinds';
+import { boolean, integer, text } from './settingKinds';
 
 /**
  * Every app setting Breakwater reads: the one source of truth for names, defaults and meaning.
@@ -32,6 +32,14 @@ export const settings = {
     example: '168',
     min: 1,
     max: 2_160,
+  }),
+  HEARTBEAT_READS_BACKLOG: boolean({
+    description:
+      'The heartbeat also reads the events waiting behind the checkpoints (consumer lag) and how long a partition ' +
+      'with waiting events has not moved, for the consumer-lag and trigger-stalled alerts: one partition-properties ' +
+      'read per partition and one checkpoint listing a minute.',
+    default: 'true',
+    example: 'true',
   }),
   ENVIRONMENT_NAME: text({
     description:

@@ -1,4 +1,4 @@
-import type { QueueClient } from '@azure/storage-queue';
+import { type QueueClient, RestError } from '@azure/storage-queue';
 
 /**
  * How long a count may take. The SDK's own retries against a storage account that does not answer
@@ -19,8 +19,12 @@ export function queueDeadLetterCount(
     try {
       const abortSignal = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
       return (await queue.getProperties({ abortSignal })).approximateMessagesCount;
-    } catch {
-      return undefined;
+    } catch (error) {
+      // The store creates the queue with its first dead letter: no queue yet means none were written.
+      return isQueueNotFound(error) ? 0 : undefined;
     }
   };
 }
+
+const isQueueNotFound = (error: unknown) =>
+  error instanceof RestError && error.statusCode === 404 && error.code === 'QueueNotFound';

@@ -1,5 +1,5 @@
 import { redactSecrets } from '../kernel/redactSecrets';
-import { ensureError } from '../kernel/ensureError';
+import { errorMessage } from '../kernel/ensureError';
 import type { Clock } from '../kernel/clock';
 import { untilAborted } from '../kernel/untilAborted';
 import type { Checkpoint } from './checkpoints';
@@ -11,6 +11,8 @@ export interface PartitionHeld {
   readonly held: number;
   /** Enqueued time of the oldest held event; undefined when nothing is held or it was not read. */
   readonly oldestEnqueuedAt: number | undefined;
+  /** Sequence number of the first held event: it moves only when the consumer checkpoints past it. */
+  readonly firstHeld?: number | undefined;
 }
 
 export type HeldBacklog =
@@ -33,6 +35,8 @@ export interface HeldBacklogDeps {
   readonly retentionHours: number;
   readonly clock: Clock;
   readonly timeoutMs?: number;
+  /** Where the hub and the checkpoints are read from, for a reason a person can act on. */
+  readonly source?: { readonly hub: string; readonly checkpoints: string };
 }
 
 /** A page must render even when the hub is slow: the whole read is bounded. */
@@ -63,7 +67,10 @@ export async function readHeldBacklog(deps: HeldBacklogDeps, peekOldest: boolean
   let checkpoints: Map<string, Checkpoint>;
   try {
     [partitions, checkpoints] = await untilAborted(
-      Promise.all([deps.hub.partitions(signal), deps.checkpoints(signal)]),
+      Promise.all([
+        deps.hub.partitions(signal).catch(failedReading(deps.source?.hub ?? 'the hub')),
+        deps.checkpoints(signal).catch(failedReading(deps.source?.checkpoints ?? 'the checkpoints')),
+      ]),
       signal,
     );
   } catch (error) {
@@ -76,16 +83,18 @@ export async function readHeldBacklog(deps: HeldBacklogDeps, peekOldest: boolean
   let oldestUnknown: string | undefined = peekOldest ? undefined : 'read only while the breaker is OPEN';
   const withAges = await Promise.all(
     counted.map(async ({ partitionId, held, first }): Promise<PartitionHeld> => {
-      if (!peekOldest || first === undefined) return { partitionId, held, oldestEnqueuedAt: undefined };
+      if (!peekOldest || first === undefined)
+        return { partitionId, held, oldestEnqueuedAt: undefined, firstHeld: first };
       try {
         return {
           partitionId,
           held,
           oldestEnqueuedAt: await untilAborted(deps.hub.enqueuedTimeOf(partitionId, first, signal), signal),
+          firstHeld: first,
         };
       } catch (error) {
         oldestUnknown = `partition ${partitionId}: ${reasonOf(error, signal)}`;
-        return { partitionId, held, oldestEnqueuedAt: undefined };
+        return { partitionId, held, oldestEnqueuedAt: undefined, firstHeld: first };
       }
     }),
   );
@@ -105,9 +114,13 @@ export async function readHeldBacklog(deps: HeldBacklogDeps, peekOldest: boolean
 
 const MAX_REASON_CHARS = 200;
 
+/** Names what was being read in the error, so the page says "could not read Event Hubs at …: …". */
+const failedReading = (what: string) => (error: unknown) => {
+  throw new Error(`could not read ${what}: ${errorMessage(error)}`, { cause: error });
+};
+
 function reasonOf(error: unknown, signal: AbortSignal): string {
   if (signal.aborted) return 'the hub did not answer in time';
-  const e = ensureError(error);
-  const text = redactSecrets(e.message.replace(/\s+/g, ' ').trim() || e.name);
+  const text = redactSecrets(errorMessage(error).replace(/\s+/g, ' ').trim());
   return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS)}…` : text;
 }

@@ -7,7 +7,16 @@ export const telemetry = {
   /** Once a minute from the watchdog: the breaker as the alert rules see it. */
   heartbeat: {
     name: 'Breakwater.Heartbeat',
-    fields: ['state', 'tripId', 'openSeconds', 'triggerDisabled', 'deadLetters', 'storeReachable'],
+    fields: [
+      'state',
+      'tripId',
+      'openSeconds',
+      'triggerDisabled',
+      'deadLetters',
+      'storeReachable',
+      'waitingEvents',
+      'stalledSeconds',
+    ],
   },
   /** The moment a batch's failures trip the breaker (the heartbeat shows it within a minute too). */
   breakerOpened: { name: 'Breakwater.BreakerOpened', fields: ['tripId', 'failuresInWindow'] },

@@ -1,3 +1,4 @@
+import type { ConsumerProgress } from '../hub/consumerProgress';
 import type { BreakerStore } from '../breaker/breakerStore';
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import type { Logger } from '../kernel/logger';
@@ -10,19 +11,23 @@ export interface HeartbeatDeps {
   readonly deadLetterCount: () => Promise<number | undefined>;
   readonly clock: Clock;
   readonly functionName: string;
+  /** Consumer lag and stall (HEARTBEAT_READS_BACKLOG); absent: both fields null. */
+  readonly consumerProgress?: () => Promise<ConsumerProgress>;
 }
 
 /**
  * One heartbeat line: breaker state, how long it has been OPEN (events are held that long), whether
- * the trigger is disabled, dead letters waiting, and whether the store answered. Each read fails on
+ * the trigger is disabled, dead letters waiting, whether the store answered, and the consumer's lag
+ * and stall. Each read fails on
  * its own (null), and the line is written whatever fails: a missing heartbeat would itself hide an
  * outage. Never throws.
  */
 export async function emitHeartbeat(deps: HeartbeatDeps, logger: Logger): Promise<void> {
-  const [state, disabled, deadLetters] = await Promise.all([
+  const [state, disabled, deadLetters, progress] = await Promise.all([
     deps.store.getState().catch(() => undefined),
     deps.triggerSwitch.isDisabled(deps.functionName).catch(() => undefined),
     deps.deadLetterCount().catch(() => undefined),
+    deps.consumerProgress?.().catch(() => undefined),
   ]);
   const now = deps.clock.now();
   logger.log(
@@ -33,6 +38,8 @@ export async function emitHeartbeat(deps: HeartbeatDeps, logger: Logger): Promis
       triggerDisabled: disabled ?? null,
       deadLetters: deadLetters ?? null,
       storeReachable: state !== undefined,
+      waitingEvents: progress?.waitingEvents ?? null,
+      stalledSeconds: progress?.stalledSeconds ?? null,
     }),
   );
 }

@@ -1,7 +1,7 @@
 import { boundText } from '../kernel/boundText';
 import type { PlannedLetter } from './batchDecision';
 import type { FailureSample } from '../kernel/failureSample';
-import { classifyError } from '../sinks/classifyError';
+import { classifyError, classifyFailure, serviceCodeOf } from '../sinks/classifyError';
 import type { EventOutcome } from './eventOutcome';
 import type { Logger } from '../kernel/logger';
 import { eventKey } from '../hub/receivedEvent';
@@ -70,4 +70,24 @@ export function logDeadLetters(logger: Logger, letters: readonly PlannedLetter[]
       o.status === 'untried' ? `not tried: ${o.why}` : boundText(o.error.message, LOG_MESSAGE_LENGTH);
     logger.warn(`dead-lettered ${reason} event ${eventKey(o.event)}${attempts}: ${message}`);
   }
+}
+
+/** The stable code of the log line for a request the storage service refused as the app built it. */
+export const STORAGE_REQUEST_INVALID = 'STORAGE_REQUEST_INVALID';
+
+/**
+ * One error line per run when the storage service refused requests as the app built them (rule
+ * `request-invalid`): a bug in the app, not in the events, so the batch is held and someone must look.
+ */
+export function logInvalidRequests(logger: Logger, outcomes: readonly EventOutcome[]): void {
+  const refused = outcomes.filter(
+    (o): o is Extract<EventOutcome, { status: 'failed' }> =>
+      o.status === 'failed' && classifyFailure(o.error).rule === 'request-invalid',
+  );
+  const [first] = refused;
+  if (!first) return;
+  const code = serviceCodeOf(first.error) ?? '?';
+  logger.error(
+    `${STORAGE_REQUEST_INVALID}: the storage service refused a request the app built (${code}) for ${refused.length} event(s), first ${eventKey(first.event)}: ${boundText(first.error.message, LOG_MESSAGE_LENGTH)}; holding the batch (a bug in the app, not in the events)`,
+  );
 }

@@ -4,7 +4,13 @@ import type { Clock } from '../kernel/clock';
 import type { ActivitySink } from '../sinks/activitySink';
 import { decideBatch, defaultOutageHandling, type OutageHandling } from './batchDecision';
 import { plannedToDeadLetter, toDeadLetter, writeDeadLetters } from './batchDeadLetters';
-import { failureSamples, heldFailureWeight, logDeadLetters, weighted } from './batchFailures';
+import {
+  failureSamples,
+  heldFailureWeight,
+  logDeadLetters,
+  logInvalidRequests,
+  weighted,
+} from './batchFailures';
 import type { BreakerGate, BreakerTrippedHandler } from '../breaker/breakerGate';
 import type { DeadLetterStore } from '../deadLetters/deadLetter';
 import { BatchHeldError, CircuitOpenError, type HoldReason, holdReasonOf } from './errors';
@@ -117,6 +123,7 @@ export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
       deadlineAt: startedAt + deps.batchDeadlineMs,
       now: () => deps.clock.now(),
     });
+    logInvalidRequests(context.logger, outcomes);
 
     const situation = {
       handling,

@@ -23,6 +23,8 @@ export interface FailureClass {
 interface Facts {
   readonly status: number | undefined;
   readonly code: string | undefined;
+  /** The storage service's error code: `code`, or the Table service's `odata.error` code. */
+  readonly serviceCode: string | undefined;
   readonly name: string | undefined;
   readonly error: unknown;
 }
@@ -40,6 +42,35 @@ const networkCodes = new Set([
   'REQUEST_SEND_ERROR',
 ]);
 const timeoutNames = new Set(['AbortError', 'TimeoutError']);
+
+/**
+ * Error codes with which the storage services refuse a request as built (a query over 15 comparisons,
+ * a transaction over 100 operations or 4 MiB, a key with a forbidden character, an entity, property,
+ * message or metadata over its size): the app built it, so every event would be refused alike until
+ * the app is fixed. Table, Blob and Queue codes (sim/README.md lists the limits behind them).
+ */
+export const invalidRequestCodes: ReadonlySet<string> = new Set([
+  'InvalidInput',
+  'OutOfRangeInput',
+  'KeyValueTooLarge',
+  'PropertyValueTooLarge',
+  'EntityTooLarge',
+  'TooManyProperties',
+  'RequestBodyTooLarge',
+  'InvalidDuplicateRow',
+  'CommandsInBatchActOnDifferentPartitions',
+  'PropertyNameInvalid',
+  'PropertyNameTooLong',
+  'DuplicatePropertiesSpecified',
+  'InvalidValueType',
+  'MessageTooLarge',
+  'MetadataTooLarge',
+  'InvalidResourceName',
+  'InvalidQueryParameterValue',
+  'InvalidHeaderValue',
+  'InvalidXmlDocument',
+  'InvalidUri',
+]);
 
 /**
  * THE list, first match wins, each with its reason. Causes are followed (depth 5), so a wrapped network
@@ -74,6 +105,17 @@ const rules: readonly (FailureClass & { readonly test: (f: Facts) => boolean })[
     scope: 'outage',
     test: (f) => f.status === 401 || f.status === 403 || f.status === 407,
   },
+  // The storage service refused the request as the app built it: the app's fault, not the event's.
+  // Held like an outage (and logged loudly by the processor) so no event is dead-lettered for it.
+  {
+    rule: 'request-invalid',
+    kind: 'permanent',
+    scope: 'outage',
+    test: (f) =>
+      (f.status === 400 || f.status === 413) &&
+      f.serviceCode !== undefined &&
+      invalidRequestCodes.has(f.serviceCode),
+  },
   // Any other HTTP status the sink raises (400, 404, 409, 412, 413, 422, ...) names this event.
   { rule: 'http-rejected', kind: 'permanent', scope: 'event', test: (f) => f.status !== undefined },
   // The downstream cannot be reached at all.
@@ -106,11 +148,13 @@ export function classifyFailure(error: unknown): FailureClass {
 
 function factsOf(error: unknown): Facts {
   if (typeof error !== 'object' || error === null)
-    return { status: undefined, code: undefined, name: undefined, error };
-  const { statusCode, status, code, name } = error as Record<string, unknown>;
+    return { status: undefined, code: undefined, serviceCode: undefined, name: undefined, error };
+  const { statusCode, status, code, name, details } = error as Record<string, unknown>;
+  const odataCode = (details as { odataError?: { code?: unknown } } | undefined)?.odataError?.code;
   return {
     status: typeof statusCode === 'number' ? statusCode : typeof status === 'number' ? status : undefined,
     code: typeof code === 'string' ? code : undefined,
+    serviceCode: typeof code === 'string' ? code : typeof odataCode === 'string' ? odataCode : undefined,
     name: typeof name === 'string' ? name : undefined,
     error,
   };
@@ -121,3 +165,13 @@ export const classifyError = (error: unknown): FailureKind => classifyFailure(er
 export const isTransient = (error: unknown): boolean => classifyError(error) === 'transient';
 /** Whether any event would fail the same way now (the batch is held, not dead-lettered). */
 export const isOutageLike = (error: unknown): boolean => classifyFailure(error).scope === 'outage';
+/** The storage service's error code of a failure (for the log of a refused request), if it has one. */
+export function serviceCodeOf(error: unknown): string | undefined {
+  for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
+    const { serviceCode } = factsOf(current);
+    if (serviceCode !== undefined) return serviceCode;
+    if (typeof current !== 'object') break;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

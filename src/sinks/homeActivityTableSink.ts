@@ -1,5 +1,6 @@
 import { RestError, type TableClient } from '@azure/data-tables';
 
+import { encodeTableKey } from './tableKeys';
 import type { ActivitySink, SinkWriteResult } from './activitySink';
 import { SinkConflictError } from './errors';
 import { makePartitionTransactions } from './partitionTransactions';
@@ -23,10 +24,11 @@ export interface SensorActivityRow {
 const MAX_CONFLICT_ROUNDS = 5;
 
 /**
- * Sink of the home activity view in Azure Table Storage (PartitionKey = homeId, RowKey = sensorId).
+ * Sink of the home activity view in Azure Table Storage (PartitionKey = homeId, RowKey = sensorId, both
+ * through `encodeTableKey`, which leaves the ids the reading schema allows as they are).
  * Idempotent: a row is only replaced by a reading with a strictly greater version, through ETag
  * compare-and-set, so a repeated or older event never overwrites a newer one, even when two
- * instances race. Rows of one home written at once share one read and one transaction.
+ * instances race. Rows of one home written at once share reads and transactions (within the service's limits).
  */
 export function makeHomeActivityTableSink(table: TableClient): ActivitySink {
   let tableReady: Promise<void> | undefined;
@@ -96,8 +98,8 @@ async function getRow(table: TableClient, pk: string, rk: string, signal: AbortS
 
 function toRow(reading: SensorReading, event: ReceivedEvent): SensorActivityRow {
   return {
-    partitionKey: reading.homeId,
-    rowKey: reading.sensorId,
+    partitionKey: encodeTableKey(reading.homeId),
+    rowKey: encodeTableKey(reading.sensorId),
     kind: reading.kind,
     state: reading.state,
     occurredAt: reading.occurredAt,

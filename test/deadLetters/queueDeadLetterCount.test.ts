@@ -35,6 +35,14 @@ describe('the dead-letter count on the status page and in the emails', () => {
     await expect(queueDeadLetterCount(queue)()).resolves.toBe(2);
   });
 
+  it('counts 0 before the first dead letter: the store creates the queue with it', async () => {
+    const env = testAppEnv('dlnone');
+    const queue = QueueServiceClient.fromConnectionString(env.AzureWebJobsStorage!).getQueueClient(
+      env.DEAD_LETTER_QUEUE!,
+    );
+    await expect(queueDeadLetterCount(queue)()).resolves.toBe(0);
+  });
+
   it('gives up within its bound when storage does not answer, instead of holding the page for the SDK retries', async () => {
     const cs =
       `DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=${DEV_KEY};` +

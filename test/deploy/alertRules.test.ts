@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { telemetry, telemetryNames } from '../../src/kernel/telemetryNames';
-import { repoRoot } from './armTemplate';
+import { isObject, moduleNamed, readMainTemplate, repoRoot, resourcesOf, text } from './armTemplate';
 
 const bicep = readFileSync(resolve(repoRoot, 'infra/core/alerts.bicep'), 'utf8');
 
@@ -24,6 +24,10 @@ function rules(): { name: string; query: string }[] {
 const fieldsOf = (name: string): readonly string[] =>
   Object.values(telemetry).find((t) => t.name === name)?.fields ?? [];
 
+/** Rule names of the Event Hubs metric alerts (the metricRules array: a name, then its metric). */
+const metricRuleNames = [...bicep.matchAll(/name: '([a-z-]+)'\n\s+metric: '/g)].map((m) => m[1] ?? '');
+const alertsDoc = readFileSync(resolve(repoRoot, 'docs/alerts.md'), 'utf8');
+
 describe('alert rules (infra/core/alerts.bicep) and the telemetry the app emits', () => {
   const all = rules();
 
@@ -34,6 +38,8 @@ describe('alert rules (infra/core/alerts.bicep) and the telemetry the app emits'
       'dead-letters-over-threshold',
       'events-held-too-long',
       'breaker-store-unreachable',
+      'consumer-lag',
+      'trigger-stalled-while-closed',
       'heartbeat-missing',
     ]);
   });
@@ -61,5 +67,51 @@ describe('alert rules (infra/core/alerts.bicep) and the telemetry the app emits'
     const func = /func telemetryRows\(name string\) string =>\s*'(.+)'/.exec(bicep)?.[1] ?? '';
     expect(func).toContain('startswith "${name} "');
     expect(func).toContain('parse_json(substring(message, ${length(name) + 1}))');
+  });
+});
+
+describe('alert rules reach the team, each with its runbook', () => {
+  const template = readMainTemplate();
+  const alerts = moduleNamed(template, 'alerts').properties;
+  const nested = isObject(alerts) && isObject(alerts.template) ? alerts.template : {};
+  const variables = isObject(nested.variables) ? nested.variables : {};
+  const resources = resourcesOf(nested);
+  const ofType = (type: string) => resources.filter((r) => r.type === type);
+
+  it('has the baseline Event Hubs metric alerts', () => {
+    expect(metricRuleNames).toEqual([
+      'eventhubs-throttled-requests',
+      'eventhubs-server-errors',
+      'eventhubs-quota-exceeded',
+    ]);
+    expect(bicep).toMatch(/metricName: rule.metric/);
+    for (const metric of ['ThrottledRequests', 'ServerErrors', 'QuotaExceededErrors'])
+      expect(bicep).toContain(`metric: '${metric}'`);
+  });
+
+  it("notifies the team's own action groups besides the approvers, on every rule", () => {
+    expect(text(variables.notify)).toContain("parameters('actionGroupIds')");
+    const logRules = ofType('Microsoft.Insights/scheduledQueryRules');
+    const metricRules = ofType('Microsoft.Insights/metricAlerts');
+    expect(logRules).toHaveLength(1); // one copy loop over the rules
+    expect(metricRules).toHaveLength(1);
+    expect(text(logRules[0])).toContain(`"actionGroups":"[variables('notify')]"`);
+    expect(text(metricRules[0])).toContain(`"count":"[length(variables('notify'))]"`);
+  });
+
+  it.each([...rules().map((r) => r.name), ...metricRuleNames])(
+    '%s links to its own runbook section in docs/alerts.md, which has first steps',
+    (name) => {
+      const section = new RegExp(`^### ${name}\\n\\n1\\. `, 'm');
+      expect(alertsDoc).toMatch(section);
+    },
+  );
+
+  it('puts the runbook link in every rule (description and custom property)', () => {
+    const logRule = text(ofType('Microsoft.Insights/scheduledQueryRules')[0]);
+    const metricRule = text(ofType('Microsoft.Insights/metricAlerts')[0]);
+    for (const rule of [logRule, metricRule]) expect(rule).toContain("parameters('runbookBaseUrl')");
+    expect(logRule).toContain('"customProperties":{"runbook"');
+    expect(metricRule).toContain('"webHookProperties":{"runbook"');
   });
 });

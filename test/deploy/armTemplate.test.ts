@@ -77,19 +77,80 @@ describe('compiled infra/main.bicep', () => {
     ).toBe(true);
   });
 
-  it('grants Website Contributor once, scoped to the function app itself', () => {
-    const grants = allResources(template).filter(
-      (located) => roleDefinitionOf(located) === WEBSITE_CONTRIBUTOR,
+  it("grants the app's identity a custom role on the function app itself: read and write its settings, nothing else", () => {
+    expect(allResources(template).filter((l) => roleDefinitionOf(l) === WEBSITE_CONTRIBUTOR)).toEqual([]);
+    const roles = allResources(template).filter(
+      ({ resource }) => resource.type === 'Microsoft.Authorization/roleDefinitions',
+    );
+    expect(roles).toHaveLength(1);
+    const { resource: role, template: declaring } = roles[0]!;
+    const variables = isObject(declaring.variables) ? declaring.variables : {};
+    expect(variables.settingsActions).toEqual([
+      'Microsoft.Web/sites/config/read',
+      'Microsoft.Web/sites/config/list/action',
+      'Microsoft.Web/sites/config/write',
+    ]);
+    expect(text(role.properties)).toContain(
+      `"permissions":[{"actions":"[variables('settingsActions')]","notActions":[]}]`,
+    );
+    const grants = allResources(declaring).filter(
+      ({ resource, template: t }) =>
+        t === declaring &&
+        resource.type === 'Microsoft.Authorization/roleAssignments' &&
+        text(isObject(resource.properties) ? resource.properties.roleDefinitionId : null).includes(
+          'Microsoft.Authorization/roleDefinitions',
+        ) &&
+        !text(isObject(resource.properties) ? resource.properties.roleDefinitionId : null).includes(
+          'subscriptionResourceId',
+        ),
     );
     expect(grants).toHaveLength(1);
-    const { resource: grant, template: declaring } = grants[0]!;
     const sites = allResources(declaring).filter(
       ({ resource, template: t }) => t === declaring && resource.type === 'Microsoft.Web/sites',
     );
     expect(sites).toHaveLength(1);
     // "[parameters('name')]" -> "[resourceId('Microsoft.Web/sites', parameters('name'))]"
     const siteName = text(sites[0]!.resource.name).slice(1, -1);
-    expect(grant.scope).toBe(`[resourceId('Microsoft.Web/sites', ${siteName})]`);
+    expect(grants[0]!.resource.scope).toBe(`[resourceId('Microsoft.Web/sites', ${siteName})]`);
+  });
+
+  it('keeps an open trip across a Redis restart: the Redis store persists (append-only file every second)', () => {
+    const database = allResources(template).find(
+      ({ resource }) => resource.type === 'Microsoft.Cache/redisEnterprise/databases',
+    );
+    expect(isObject(database?.resource.properties) && database.resource.properties.persistence).toEqual({
+      aofEnabled: true,
+      aofFrequency: '1s',
+    });
+  });
+
+  it('grants the verify runner Key Vault Secrets User only when asked (GRANT_VERIFY_ROLE)', () => {
+    const parameters = isObject(template.parameters) ? template.parameters : {};
+    expect(parameters.grantVerifyRunnerRole).toEqual(
+      expect.objectContaining({ type: 'bool', defaultValue: false }),
+    );
+    expect(text(moduleNamed(template, 'key-vault').properties)).toContain(
+      `"verifyRunnerPrincipalId":"[if(parameters('grantVerifyRunnerRole'), createObject('value', parameters('principalId')), createObject('value', ''))]"`,
+    );
+    const grant = allResources(template).find(
+      ({ resource }) =>
+        resource.type === 'Microsoft.Authorization/roleAssignments' &&
+        text(resource.condition).includes("parameters('verifyRunnerPrincipalId')"),
+    );
+    expect(grant && roleDefinitionOf(grant)).toBe('4633458b-17de-408a-b874-0445c86b69e6');
+  });
+
+  it('turns Key Vault purge protection on by default (a parameter; the API takes only true or absent)', () => {
+    const parameters = isObject(template.parameters) ? template.parameters : {};
+    expect(parameters.keyVaultPurgeProtection).toEqual(
+      expect.objectContaining({ type: 'bool', defaultValue: true }),
+    );
+    const vault = allResources(template).find(
+      ({ resource }) => resource.type === 'Microsoft.KeyVault/vaults',
+    );
+    expect(text(vault?.resource.properties)).toContain(
+      `"enablePurgeProtection":"[if(parameters('purgeProtection'), true(), null())]"`,
+    );
   });
 
   it('never sets an AzureWebJobs.<function>.Disabled setting', () => {

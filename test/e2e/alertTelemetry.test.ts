@@ -55,6 +55,9 @@ describe('telemetry for the alert rules', () => {
       triggerDisabled: false,
       deadLetters: 0,
       storeReachable: true,
+      // This world has no hub behind its connection (HEARTBEAT_READS_BACKLOG false).
+      waitingEvents: null,
+      stalledSeconds: null,
     });
   });
 

@@ -86,7 +86,11 @@ describe('what is held, read from the hub itself', () => {
     const page = await fetch(link);
     expect(page.status).toBe(200);
     const text = await page.text();
-    expect(text).toMatch(/Events held: <strong>unknown<\/strong> — \S/);
+    // A reason a person can act on: what was read, where, and what failed; never a bare error class.
+    expect(text).toMatch(
+      /Events held: <strong>unknown<\/strong> — could not read Event Hubs at 127\.0\.0\.1 \(hub &quot;readings-\w+&quot;\): [^<]*ECONNREFUSED/,
+    );
+    expect(text).not.toMatch(/— (Aggregate)?Error\b/);
     expect(text).toContain('Approve anyway');
   });
 });

@@ -9,6 +9,25 @@ import { SinkConflictError, TransientSinkError } from '../../src/sinks/errors';
 const rest = (statusCode?: number, code?: string) => new RestError('x', { statusCode, code });
 const systemError = (code: string) => Object.assign(new Error(code), { code });
 
+describe('a request the storage service refused as the app built it', () => {
+  const odata = (statusCode: number, code: string) =>
+    Object.assign(rest(statusCode), { details: { odataError: { code } } });
+
+  it.each([
+    ['a Table refusal (odata.error code)', odata(400, 'InvalidInput')],
+    ['a transaction refusal (code)', rest(400, 'CommandsInBatchActOnDifferentPartitions')],
+    ['a body too large', rest(413, 'RequestBodyTooLarge')],
+    ['a queue message too large', rest(400, 'MessageTooLarge')],
+  ])('holds %s like an outage, never dead-letters the event for it', (_, error) => {
+    expect(classifyFailure(error)).toEqual({ rule: 'request-invalid', kind: 'permanent', scope: 'outage' });
+  });
+
+  it('still names the event for any other 400 or 413', () => {
+    expect(classifyFailure(odata(400, 'SomethingAboutThisEvent')).scope).toBe('event');
+    expect(classifyFailure(rest(413)).scope).toBe('event');
+  });
+});
+
 describe('classifyError', () => {
   it.each([408, 429, 500, 502, 503, 504])('treats HTTP %i as transient', (status) => {
     expect(classifyError(rest(status))).toBe('transient');

@@ -2,10 +2,7 @@ import { TableClient } from '@azure/data-tables';
 import { EventHubProducerClient } from '@azure/event-hubs';
 import { BlobServiceClient } from '@azure/storage-blob';
 
-import { CHECKPOINT_CONTAINER, checkpointPrefix } from '../../src/hub/checkpoints';
-import { type EventHubsPeer, startEventHubsPeer } from '../../sim/eventHubsPeer/eventHubsPeer';
-import { EventHubModel } from '../../sim/host/eventHubModel';
-import { hostCheckpointWriter } from '../../sim/host/hostCheckpoints';
+import { startServedHub } from '../../sim/world/servedHub';
 import { worldTriggerHost } from '../../sim/world/worldTriggerHost';
 import { BreakwaterWorld, FUNCTION_KEY, FUNCTION_NAME } from '../../sim/world/breakwaterWorld';
 import { tripIdOfLink } from '../mintApprovalLink';
@@ -24,8 +21,6 @@ export interface LocalTarget extends VerifyTarget {
 }
 
 const PARTITIONS = 8;
-const CONSUMER_GROUP = 'breakwater';
-const KEY = { name: 'RootManageSharedAccessKey', key: 'verify-local-key' };
 
 /**
  * The simulator as a deployment: the whole app (BreakwaterWorld: real handlers, durable engine, ARM-
@@ -34,47 +29,31 @@ const KEY = { name: 'RootManageSharedAccessKey', key: 'verify-local-key' };
  * layout. FAULT_SWITCH_ENABLED is on in its settings from the start (this sandbox exists for the run).
  */
 export async function createLocalTarget(services: LocalServices): Promise<LocalTarget> {
-  const hub = new EventHubModel(PARTITIONS);
-  const hubName = `verify-${Math.random().toString(36).slice(2, 8)}`;
-  const time = { now: () => Date.now() };
-  const peer: EventHubsPeer = await startEventHubsPeer({
-    hubName,
-    store: hub,
-    keys: [KEY],
-    consumerGroups: [CONSUMER_GROUP],
-    clock: () => time.now(),
+  const served = await startServedHub({
+    storageConnectionString: services.storageConnectionString,
+    partitions: PARTITIONS,
+    namePrefix: 'verify',
+    key: 'verify-local-key',
   });
+  const { hub, hubName } = served;
   const world = await BreakwaterWorld.create({
     storageConnectionString: services.storageConnectionString,
     settings: {
       ...(services.redisUrl === undefined
         ? { BREAKER_STORE: 'table' }
         : { BREAKER_STORE: 'redis', REDIS_CONNECTION: services.redisUrl }),
-      EventHubConnection: peer.connectionString(),
-      EVENTHUB_NAME: hubName,
-      EVENTHUB_CONSUMER_GROUP: CONSUMER_GROUP,
+      ...served.settings,
       ENVIRONMENT_NAME: 'verify-local',
       FAULT_SWITCH_ENABLED: 'true',
     },
   }).catch(async (error: unknown) => {
-    await peer.close();
+    await served.close();
     throw error;
   });
-  time.now = () => world.clock.now();
+  served.followClock(() => world.clock.now());
   const blobs = BlobServiceClient.fromConnectionString(services.storageConnectionString);
-  const checkpoints = {
-    container: blobs.getContainerClient(CHECKPOINT_CONTAINER),
-    // The peer listens on 127.0.0.1: the host names the namespace by its host name in checkpoint paths.
-    prefix: checkpointPrefix('127.0.0.1', hubName, CONSUMER_GROUP),
-  };
-  const host = worldTriggerHost(world, {
-    hub,
-    onCheckpoint: hostCheckpointWriter(checkpoints.container, {
-      fullyQualifiedNamespace: '127.0.0.1',
-      hubName,
-      consumerGroup: CONSUMER_GROUP,
-    }),
-  });
+  const checkpoints = served.checkpoints;
+  const host = worldTriggerHost(world, { hub, onCheckpoint: served.onCheckpoint });
   world.attachHost(host);
   let second = 0;
   const env = world.env;
@@ -111,7 +90,7 @@ export async function createLocalTarget(services: LocalServices): Promise<LocalT
       }
     },
     createProducer: () =>
-      new EventHubProducerClient(peer.connectionString(), {
+      new EventHubProducerClient(served.connectionString(), {
         retryOptions: { maxRetries: 1, timeoutInMs: 10_000 },
       }),
     triggerDisabled: () => Promise.resolve(world.isDisabled()),
@@ -131,7 +110,7 @@ export async function createLocalTarget(services: LocalServices): Promise<LocalT
     },
     signingKey: () => Promise.resolve(env.APPROVAL_SIGNING_KEY ?? ''),
     async close() {
-      await peer.close();
+      await served.close();
       await world.close();
     },
   };

@@ -45,6 +45,8 @@ export class HeldBacklogWorld {
         EVENTHUB_NAME: hubName,
         EVENTHUB_RETENTION_HOURS: String(RETENTION_HOURS),
         ENVIRONMENT_NAME: HELD_ENVIRONMENT,
+        // This world has a hub behind the connection: the heartbeat reads the consumer's progress.
+        HEARTBEAT_READS_BACKLOG: 'true',
       },
     });
     time.now = () => world.clock.now();

@@ -1,0 +1,76 @@
+import { BlobServiceClient, type ContainerClient } from '@azure/storage-blob';
+
+import { CHECKPOINT_CONTAINER, checkpointPrefix } from '../../src/hub/checkpoints';
+import { type EventHubsPeer, startEventHubsPeer } from '../eventHubsPeer/eventHubsPeer';
+import { EventHubModel } from '../host/eventHubModel';
+import { hostCheckpointWriter } from '../host/hostCheckpoints';
+
+const CONSUMER_GROUP = 'breakwater';
+/** The peer listens on 127.0.0.1: the host names the namespace by its host name in checkpoint paths. */
+const NAMESPACE = '127.0.0.1';
+
+export interface ServedHubOptions {
+  readonly storageConnectionString: string;
+  readonly partitions: number;
+  /** The hub's name starts with this; a random tail keeps runs apart in the shared checkpoint container. */
+  readonly namePrefix: string;
+  /** The SAS key the peer accepts (a test value: the peer listens on loopback only). */
+  readonly key: string;
+}
+
+/**
+ * A simulated hub as a deployment has it: the partitions the trigger host model delivers from, served to
+ * the real `@azure/event-hubs` client by the Event Hubs peer (so the app's held-backlog reader and a
+ * producer read and write the same events), and the host's checkpoints in Azurite in the Functions host's
+ * blob layout. The demo, `verify --target local` and the held-backlog tests use it.
+ */
+export interface ServedHub {
+  readonly hub: EventHubModel;
+  readonly hubName: string;
+  /** The app settings that point the app at this hub. */
+  readonly settings: Readonly<Record<string, string>>;
+  /** Where the host model's checkpoints go, for readers that check them. */
+  readonly checkpoints: { readonly container: ContainerClient; readonly prefix: string };
+  /** The host model's `onCheckpoint`: writes each checkpoint as the Functions host does. */
+  readonly onCheckpoint: ReturnType<typeof hostCheckpointWriter>;
+  connectionString(): string;
+  /** The peer stamps enqueued times from this clock (the world's, once there is one). */
+  followClock(now: () => number): void;
+  close(): Promise<void>;
+}
+
+export async function startServedHub(options: ServedHubOptions): Promise<ServedHub> {
+  const hub = new EventHubModel(options.partitions);
+  const hubName = `${options.namePrefix}-${Math.random().toString(36).slice(2, 8)}`;
+  const time = { now: () => Date.now() };
+  const peer: EventHubsPeer = await startEventHubsPeer({
+    hubName,
+    store: hub,
+    keys: [{ name: 'RootManageSharedAccessKey', key: options.key }],
+    consumerGroups: [CONSUMER_GROUP],
+    clock: () => time.now(),
+  });
+  const container = BlobServiceClient.fromConnectionString(
+    options.storageConnectionString,
+  ).getContainerClient(CHECKPOINT_CONTAINER);
+  return {
+    hub,
+    hubName,
+    settings: {
+      EventHubConnection: peer.connectionString(),
+      EVENTHUB_NAME: hubName,
+      EVENTHUB_CONSUMER_GROUP: CONSUMER_GROUP,
+    },
+    checkpoints: { container, prefix: checkpointPrefix(NAMESPACE, hubName, CONSUMER_GROUP) },
+    onCheckpoint: hostCheckpointWriter(container, {
+      fullyQualifiedNamespace: NAMESPACE,
+      hubName,
+      consumerGroup: CONSUMER_GROUP,
+    }),
+    connectionString: () => peer.connectionString(),
+    followClock(now) {
+      time.now = now;
+    },
+    close: () => peer.close(),
+  };
+}
