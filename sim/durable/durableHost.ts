@@ -70,8 +70,8 @@ export class DurableHost {
     return this.nowMs;
   }
 
-  /** Timers not fired yet (cancelled ones included, as in the extension). */
-  get pendingTimers(): readonly { id: number; fireAt: number }[] {
+  /** Timers not fired yet (cancelled ones included, as in the extension); `dueAt` is when each completes. */
+  get pendingTimers(): readonly { id: number; fireAt: number; dueAt: number }[] {
     return this.timers.pending;
   }
 
@@ -90,14 +90,19 @@ export class DurableHost {
 
   /** Moves the clock; timers due by then fire (in fire order) in the next episode. */
   advance(ms: number): void {
-    this.nowMs += ms;
+    this.nowMs += Math.max(0, ms);
+    this.fireDueTimers();
+  }
+
+  /** Timers that have completed by now go to the inbox (their TimerFired names the FireAt, not now). */
+  private fireDueTimers(): void {
     for (const t of this.timers.fireDue(this.nowMs))
       this.inbox.push(
         this.event(HistoryEventType.TimerFired, { TimerId: t.id, FireAt: new Date(t.fireAt).toISOString() }),
       );
   }
 
-  /** Advances the clock to the next pending timer (and fires it). */
+  /** Advances the clock to when the next pending timer completes (and fires it): up to a second before its FireAt. */
   advanceToNextTimer(): void {
     const next = this.timers.next();
     if (next === undefined) throw new Error('no pending timer');
@@ -173,7 +178,7 @@ export class DurableHost {
         const fireAt = Date.parse(leaf.fireAt ?? '');
         const id = this.nextId++;
         this.history.push(this.event(HistoryEventType.TimerCreated, { EventId: id, FireAt: leaf.fireAt }));
-        this.timers.add({ id, fireAt, dueAt: fireAt + (this.options.timerSkewMs?.() ?? 0) });
+        this.timers.add({ id, fireAt }, this.nowMs, this.options.timerSkewMs?.() ?? 0);
       } else if (
         leaf.actionType === ActionType.CallActivity ||
         leaf.actionType === ActionType.CallActivityWithRetry
@@ -191,6 +196,8 @@ export class DurableHost {
     this.seenLeaves = leaves.length;
     this.flushRetryTimers();
     this.history.push(this.event(HistoryEventType.OrchestratorCompleted, {}));
+    // A timer due less than a second ahead completes at once (timerDelivery.ts).
+    this.fireDueTimers();
 
     if (failure !== undefined) {
       this.runtimeStatus = 'Failed';
@@ -259,7 +266,7 @@ export class DurableHost {
       this.history.push(
         this.event(HistoryEventType.TimerCreated, { EventId: id, FireAt: new Date(t.fireAt).toISOString() }),
       );
-      this.timers.add({ id, ...t });
+      this.timers.add({ id, ...t }, this.nowMs);
     }
   }
 

@@ -1,15 +1,13 @@
 /** The durable timers of one instance: pending ones (cancelled included, as in the extension) and retries. */
 import { attemptsLeft, type ScheduledActivity } from './durableActivities';
+import { timerDueAt } from './timerDelivery';
 
 export interface PendingTimer {
   readonly id: number;
   /** The time the orchestrator asked for (the TimerFired event's FireAt). */
   readonly fireAt: number;
-  /**
-   * When it actually fires: at or after `fireAt` on Azure Storage (queue polling), up to about 1 s
-   * before it measured with the real extension on Azurite. Default `fireAt`.
-   */
-  readonly dueAt?: number;
+  /** When it completes: up to a second before fireAt (timerDelivery.ts). */
+  readonly dueAt: number;
   /** For a retry timer: the activity to schedule again when it fires. */
   readonly retryOf?: ScheduledActivity;
 }
@@ -23,18 +21,22 @@ export class DurableTimers {
     return this.timers;
   }
 
-  add(timer: PendingTimer): void {
-    this.timers.push(timer);
+  /** A timer created by the episode at `createdAt`. */
+  /**
+   * `lateMs`: how much later than the extension's send delay the timer completes (queue polling, a host
+   * scaled to zero); the early side is the send delay's whole seconds (timerDelivery.ts).
+   */
+  add(timer: Omit<PendingTimer, 'dueAt'>, createdAt: number, lateMs = 0): void {
+    this.timers.push({ ...timer, dueAt: timerDueAt(createdAt, timer.fireAt) + Math.max(0, lateMs) });
   }
 
   /** Retried activities to schedule again: their retry timer fired and attempts are left. */
   private rescheduled: ScheduledActivity[] = [];
 
-  /** Removes and returns the timers due by `now`, in fire order; retries among them are rescheduled. */
+  /** Removes and returns the timers due by `now`, in the order they complete; retries among them are rescheduled. */
   fireDue(now: number): PendingTimer[] {
-    const dueOf = (t: PendingTimer) => t.dueAt ?? t.fireAt;
-    const due = this.timers.filter((t) => dueOf(t) <= now).sort((a, b) => dueOf(a) - dueOf(b));
-    this.timers = this.timers.filter((t) => dueOf(t) > now);
+    const due = this.timers.filter((t) => t.dueAt <= now).sort((a, b) => a.dueAt - b.dueAt);
+    this.timers = this.timers.filter((t) => t.dueAt > now);
     for (const { retryOf } of due)
       if (retryOf && attemptsLeft(retryOf))
         this.rescheduled.push({ ...retryOf, attempt: retryOf.attempt + 1 });
@@ -50,9 +52,9 @@ export class DurableTimers {
     return this.rescheduled.splice(0);
   }
 
-  /** When the next pending timer fires; undefined with none. */
+  /** When the next pending timer completes; undefined with none. */
   next(): number | undefined {
-    const next = Math.min(...this.timers.map((t) => t.dueAt ?? t.fireAt));
+    const next = Math.min(...this.timers.map((t) => t.dueAt));
     return Number.isFinite(next) ? next : undefined;
   }
 

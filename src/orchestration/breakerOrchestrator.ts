@@ -15,6 +15,7 @@ import type { BreakerOrchestrationInput, BreakerStatus } from './breakerStatus';
 import type { EpisodeSettings } from './episodeSettings';
 import { parseOrchestrationInput } from './parseOrchestrationInput';
 import { postWebhook, webhookBeside } from './postWebhook';
+import { waitUntilTime } from './waitUntilTime';
 
 export interface BreakerOrchestratorSettings extends EpisodeSettings {
   /** Retry policy of every activity call (transient failures only reach it); a code constant, not config. */
@@ -212,7 +213,8 @@ export function makeBreakerOrchestrator(
       yield* notify({ ...base(), kind: 'enable-failed', approvedBy, message: enable.message });
     }
 
-    yield dfx.createTimer(new Date(dfx.currentUtcDateTime.getTime() + settings.probationSeconds * 1000));
+    // Probation is never shorter than its setting, even when the timer completes early.
+    yield* waitUntilTime(dfx, new Date(dfx.currentUtcDateTime.getTime() + settings.probationSeconds * 1000));
     const after = (yield call(BreakerActivity.readState)) as StoreSnapshot;
     if (after.tripId !== tripId)
       return supersede(`probation failures tripped a new episode (trip ${after.tripId ?? 'none'})`);

@@ -3,6 +3,7 @@ import type { OrchestrationContext } from 'durable-functions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { DurableHost } from '../../sim/durable/durableHost';
+import { timerDueAt } from '../../sim/durable/timerDelivery';
 import { resetRegistrations } from '../../sim/host/fakeFunctionsCore';
 
 let flips = 0;
@@ -32,10 +33,13 @@ describe('the test durable host', () => {
     const h = host('HostProbe_Timer');
     await h.run();
     expect(h.runtimeStatus).toBe('Running');
-    expect(h.pendingTimers).toEqual([{ id: 1, fireAt: Date.UTC(2026, 0, 1, 0, 1) }]);
+    // Due a second before its FireAt, as the Azure Storage backend delivers it (timerDelivery.ts).
+    expect(h.pendingTimers).toEqual([
+      { id: 1, fireAt: Date.UTC(2026, 0, 1, 0, 1), dueAt: Date.UTC(2026, 0, 1, 0, 0, 59) },
+    ]);
     await h.fireNextTimer();
     expect(h.runtimeStatus).toBe('Completed');
-    expect(h.output).toEqual({ echoed: { n: 1 }, at: '2026-01-01T00:01:00.000Z' });
+    expect(h.output).toEqual({ echoed: { n: 1 }, at: '2026-01-01T00:00:59.000Z' });
     expect(h.history.map((e) => e.EventType)).toEqual([12, 0, 4, 13, 12, 5, 10, 13, 12, 11, 13]);
   });
 
@@ -61,5 +65,14 @@ describe('the test durable host', () => {
     await run;
     expect(h.runtimeStatus).toBe('Running');
     expect(h.activityRuns).toMatchObject([{ name: 'HostProbe_Echo', outcome: { ok: true } }]);
+  });
+});
+
+describe('when durable timers complete (the Azure Storage backend, measured on the real extension)', () => {
+  it('completes a timer up to a second before its FireAt, and one due within a second at once', () => {
+    expect(timerDueAt(0, 3_000)).toBe(2_000);
+    expect(timerDueAt(0, 3_500)).toBe(3_000);
+    expect(timerDueAt(0, 999)).toBe(0);
+    expect(timerDueAt(0, 0)).toBe(0);
   });
 });

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// The breaker's orchestration on the real Durable extension (npm run test:durable, which builds the .NET
+// host first). Kept out of `npm test`, whose include pattern (*.test.ts) does not match these files, so a
+// machine with only Node and npm never needs .NET. One file at a time: the extension's local RPC endpoint
+// listens on a fixed port (17071).
+export default defineConfig({
+  test: {
+    include: ['test/durableExtension/**/*.scenario.ts'],
+    pool: 'forks',
+    fileParallelism: false,
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+  },
+});
