@@ -1,9 +1,9 @@
 import { EventHubConsumerClient } from '@azure/event-hubs';
 
-import type { EventHubConnection } from '../config/appConfig';
 import { CHECKPOINT_CONTAINER, checkpointPrefix, readCheckpoints } from '../hub/checkpoints';
 import { type HeldBacklog, readHeldBacklog } from '../hub/heldBacklog';
 import { makeEventHubReader } from '../hub/hubReader';
+import { namespaceOf } from './eventHubNamespace';
 import { lazyCredential } from './notifyAndControl';
 import type { Runtime } from './runtime';
 
@@ -71,14 +71,4 @@ export function createHeldBacklogReader(runtime: Runtime): HeldBacklogReader {
       },
       peekOldest,
     );
-}
-
-/**
- * The namespace host as the Functions host names it in checkpoint paths (no port); with the hub's name
- * it also says where an event comes from (the HTTP sink's idempotency keys).
- */
-export function namespaceOf(connection: EventHubConnection): string {
-  if (connection.kind === 'identity') return connection.fullyQualifiedNamespace;
-  const endpoint = /Endpoint=sb:\/\/([^/;:]+)/i.exec(connection.connectionString)?.[1];
-  return endpoint ?? '';
 }

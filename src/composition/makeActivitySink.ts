@@ -2,7 +2,7 @@ import type { AppConfig } from '../config/appConfig';
 import type { ActivitySink } from '../sinks/activitySink';
 import { makeHomeActivityTableSink } from '../sinks/homeActivityTableSink';
 import type { StorageClients } from '../storage/storageClients';
-import { namespaceOf } from './backlogRuntime';
+import { namespaceOf } from './eventHubNamespace';
 import { makeHttpActivitySink } from '../sinks/httpActivitySink';
 
 /**
