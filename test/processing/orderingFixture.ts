@@ -2,6 +2,8 @@ import { BlobServiceClient } from '@azure/storage-blob';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { beforeAll } from 'vitest';
 
+import { seededRandom } from '../../sim/host/hostConfig';
+
 import type { ActivitySink } from '../../src/sinks/activitySink';
 import { type BatchContext, makeBatchProcessor } from '../../src/processing/batchProcessor';
 import { makeBlobQueueDeadLetterStore } from '../../src/deadLetters/blobQueueDeadLetterStore';
@@ -48,17 +50,8 @@ export async function drain() {
     .map((m) => [m.sequenceNumber, m.reason]);
 }
 
-/** mulberry32: a small seeded generator, so every run interleaves the writes the same way. */
-export function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The simulator's seeded generator (mulberry32), so every run interleaves the writes the same way. */
+export const seeded = seededRandom;
 
 /**
  * A downstream keyed by sensor that answers each call after a random number of event-loop turns (no
