@@ -1,5 +1,5 @@
 import type { ApprovalTokenPayload, TokenRejection, TokenVerification } from './approvalTokenTypes';
-import { APPROVED_PHASES, AWAITING_APPROVAL } from '../orchestration/breakerStatus';
+import { APPROVABLE_PHASES, APPROVED_PHASES, type BreakerPhase } from '../orchestration/breakerStatus';
 import type { TripSituation } from './tripSituation';
 
 /** Every reason an approval link does not lead to a restart; each has its own page and status. */
@@ -46,7 +46,7 @@ export function refuseSituation(tripId: string, situation: TripSituation): Appro
   // The store knows no trip at all (it lost its data, e.g. Redis restarted without persistence) while
   // this trip's orchestration still waits: the approval is the only way the trigger comes back.
   const storeLostTrip = situation.state.state === 'CLOSED' && situation.state.tripId === undefined;
-  if (storeLostTrip && phase === AWAITING_APPROVAL && situation.orchestration?.approvedBy === undefined) {
+  if (storeLostTrip && isApprovable(phase) && situation.orchestration?.approvedBy === undefined) {
     return undefined;
   }
   if (situation.state.tripId !== tripId) return 'stale-trip';
@@ -56,6 +56,9 @@ export function refuseSituation(tripId: string, situation: TripSituation): Appro
     (phase !== undefined && APPROVED_PHASES.includes(phase));
   if (approved) return 'already-approved';
   if (situation.state.state === 'CLOSED') return 'circuit-closed';
-  if (phase !== AWAITING_APPROVAL) return 'not-waiting';
+  if (!isApprovable(phase)) return 'not-waiting';
   return undefined;
 }
+
+const isApprovable = (phase: BreakerPhase | undefined): boolean =>
+  phase !== undefined && APPROVABLE_PHASES.includes(phase);

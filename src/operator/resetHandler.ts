@@ -1,7 +1,7 @@
 import type { HttpHandler, HttpResponseInit, InvocationContext } from '@azure/functions';
 
 import { signedInForApi } from '../approval/signedInApprover';
-import { AWAITING_APPROVAL } from '../orchestration/breakerStatus';
+import { APPROVABLE_PHASES } from '../orchestration/breakerStatus';
 import type { BreakerState } from '../breaker/breakerStore';
 import { ensureError } from '../kernel/ensureError';
 import { json, readJsonBody } from '../web/jsonResponse';
@@ -44,7 +44,7 @@ export function makeResetHandler(deps: OperatorDeps): HttpHandler {
 
     const orchestration = deps.orchestration(context);
     const view = await orchestration.view(tripId).catch(() => undefined);
-    if (view?.phase === AWAITING_APPROVAL) {
+    if (view?.phase !== undefined && APPROVABLE_PHASES.includes(view.phase)) {
       const raised = await orchestration.raiseApproval(tripId, by);
       if (raised.ok) {
         context.warn(`reset: trip ${tripId} approved through the operator API by ${by}`);

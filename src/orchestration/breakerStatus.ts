@@ -35,8 +35,18 @@ export const BREAKER_PHASES = [
 ] as const;
 export type BreakerPhase = (typeof BREAKER_PHASES)[number];
 
-/** The one phase in which an approval is taken. */
+/** The phase in which the orchestration waits for an approval. */
 export const AWAITING_APPROVAL = 'awaiting-approval' satisfies BreakerPhase;
+
+/**
+ * The phases in which an approval is taken: the wait itself, and `notifying`, the time between the
+ * trip email leaving and the orchestrator's next episode. The link exists only once the email is
+ * sent, and on the real Durable extension that episode can come many seconds later (queue polling
+ * backs off to `maxQueuePollingInterval`, 30 s by default), so an operator who clicks at once would
+ * otherwise be told "not waiting". The Durable runtime buffers an event raised before
+ * `waitForExternalEvent`, and the orchestrator takes it when it starts waiting.
+ */
+export const APPROVABLE_PHASES: readonly BreakerPhase[] = ['notifying', AWAITING_APPROVAL];
 
 /** Phases reached only through an approval (a link for such an episode was used already). */
 export const APPROVED_PHASES: readonly BreakerPhase[] = ['resuming', 'probation', 'closed'];

@@ -83,6 +83,17 @@ describe('POST /api/approve', () => {
     expect(f.durable.raised).toHaveLength(1);
   });
 
+  it('takes an approval clicked while the orchestration is still finishing the trip email (notifying)', async () => {
+    // On the real extension the episode after the email can come many seconds later; the link must work.
+    const tripId = await f.trip('notifying');
+    const res = await post({ token: f.sign(tripId), approver: 'Dana' });
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('Restart approved');
+    expect(f.durable.raised).toEqual([
+      { instanceId: breakerInstanceId(tripId), name: 'Approval', data: { tripId, approvedBy: 'Dana' } },
+    ]);
+  });
+
   it('treats an orchestration already in probation as approved', async () => {
     const tripId = await f.trip('probation');
     const res = await post({ token: f.sign(tripId), approver: 'Dana' });
