@@ -29,6 +29,7 @@ export interface ExtensionHarness {
   readonly arm: ArmServer;
   readonly smtp: SmtpSink;
   readonly bridge: WorkerBridge;
+  /** The running host (a new one after `crashHost`). */
   readonly host: ExtensionHost;
   readonly http: FunctionsHttpServer;
   readonly app: ExtensionApp;
@@ -42,12 +43,23 @@ export interface ExtensionHarness {
   runWatchdog(): Promise<void>;
   approvalLinks(): string[];
   approve(link: string, approver: string): ReturnType<typeof approveLikeAPerson>;
+  /**
+   * Kills the host process (SIGKILL, as a crash or a Recreate restart does) and starts a new one on the
+   * same task hub and storage; the app's functions get the new host's client binding data from then on.
+   */
+  crashHost(): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface ExtensionHarnessOptions {
   readonly settings?: Record<string, string>;
   readonly bridge?: WorkerBridgeOptions;
+  /**
+   * `storageProvider.workItemQueueVisibilityTimeout` of the host (the extension's default is 5 minutes):
+   * how long an activity's message stays invisible after a host took it, so after a crash how long until
+   * another host runs it again. Only the crash scenario shortens it.
+   */
+  readonly workItemVisibility?: string;
 }
 
 export async function startExtensionHarness(
@@ -80,17 +92,21 @@ export async function startExtensionHarness(
     closers.push(() => app.runtime.breakerStore.close());
     const bridge = await startWorkerBridge(options.bridge);
     closers.push(() => bridge.close());
-    const host = await startExtensionHost({
-      storageConnectionString: azurite.connectionString,
-      bridgeUrl: bridge.url,
-      taskHub: `bw${randomBytes(4).toString('hex')}`,
-    });
+    const taskHub = `bw${randomBytes(4).toString('hex')}`;
+    const startHost = () =>
+      startExtensionHost({
+        storageConnectionString: azurite.connectionString,
+        bridgeUrl: bridge.url,
+        taskHub,
+        ...(options.workItemVisibility ? { workItemVisibility: options.workItemVisibility } : {}),
+      });
+    let host = await startHost();
     closers.push(() => host.stop());
     clientRef.data = host.clientData;
     const clientInput = (functionName: string) => [
       {
         name: bindingOfType(functionName, 'durableClient').name,
-        data: { string: JSON.stringify(host.clientData) },
+        data: { string: JSON.stringify(clientRef.data) },
       },
     ];
     return {
@@ -98,7 +114,9 @@ export async function startExtensionHarness(
       arm,
       smtp,
       bridge,
-      host,
+      get host() {
+        return host;
+      },
       http,
       app,
       isDisabled: () => arm.settings()[DISABLED_SETTING]?.toLowerCase() === 'true',
@@ -125,6 +143,11 @@ export async function startExtensionHarness(
       },
       approvalLinks: () => approvalLinksIn(smtp),
       approve: (link, approver) => approveLikeAPerson(link, approver),
+      async crashHost() {
+        await host.kill();
+        host = await startHost();
+        clientRef.data = host.clientData;
+      },
       async close() {
         for (const close of closers.reverse()) await close().catch(() => undefined);
       },

@@ -28,6 +28,8 @@ export interface ExtensionHostOptions {
   readonly storageConnectionString: string;
   readonly bridgeUrl: string;
   readonly taskHub: string;
+  /** `storageProvider.workItemQueueVisibilityTimeout` (hh:mm:ss); the extension's default when absent. */
+  readonly workItemVisibility?: string;
 }
 
 export async function startExtensionHost(options: ExtensionHostOptions): Promise<ExtensionHost> {
@@ -47,6 +49,9 @@ export async function startExtensionHost(options: ExtensionHostOptions): Promise
         BRIDGE_URL: options.bridgeUrl,
         BREAKWATER_HOST_JSON: path.join(ROOT, 'host.json'),
         BREAKWATER_TASK_HUB: options.taskHub,
+        ...(options.workItemVisibility
+          ? { BREAKWATER_WORK_ITEM_VISIBILITY: options.workItemVisibility }
+          : {}),
         DOTNET_NOLOGO: '1',
         DOTNET_CLI_TELEMETRY_OPTOUT: '1',
       },

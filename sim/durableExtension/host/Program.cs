@@ -27,12 +27,16 @@ public static class Program
                 // The app's own durable settings, as the Functions host reads them from host.json.
                 config.AddJsonStream(DurableSectionOf(hostJsonPath));
                 // The harness's own: a hub per run, and short queue polling so a run takes seconds.
-                config.AddInMemoryCollection(new Dictionary<string, string?>
+                var harness = new Dictionary<string, string?>
                 {
                     [$"{Section}:hubName"] = hubName,
                     [$"{Section}:storageProvider:maxQueuePollingInterval"] =
                         Environment.GetEnvironmentVariable("BREAKWATER_MAX_QUEUE_POLLING") ?? "00:00:01",
-                });
+                };
+                // Only the crash scenario shortens it: how soon an activity a dead host had taken runs again.
+                if (Environment.GetEnvironmentVariable("BREAKWATER_WORK_ITEM_VISIBILITY") is { Length: > 0 } visibility)
+                    harness[$"{Section}:storageProvider:workItemQueueVisibilityTimeout"] = visibility;
+                config.AddInMemoryCollection(harness);
                 config.AddEnvironmentVariables();
             })
             .ConfigureWebJobs(webJobs => webJobs.AddDurableTask())
