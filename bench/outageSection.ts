@@ -5,6 +5,7 @@ import '../sim/host/fakeFunctionsCore';
 
 import { createRuntime, installRuntime, type Runtime } from '../src/composition/runtime';
 import type { ActivitySink } from '../src/sinks/activitySink';
+import type { OutagePolicy } from '../src/processing/batchDecision';
 import type { SensorReading } from '../src/hub/sensorReading';
 import { EventHubModel } from '../sim/host/eventHubModel';
 import { SimClock } from '../sim/host/simClock';
@@ -23,6 +24,7 @@ interface OutageConfig {
   readonly label: string;
   readonly functionName: string;
   readonly settings: Record<string, string>;
+  readonly outagePolicy?: OutagePolicy;
 }
 
 /** "Before": outage failures dead-lettered while CLOSED, every event of a batch tried. */
@@ -30,7 +32,8 @@ const configs: readonly OutageConfig[] = [
   {
     label: 'before',
     functionName: 'OutageBefore',
-    settings: { OUTAGE_POLICY: 'dead-letter', FAIL_FAST_AFTER: '0' },
+    settings: { FAIL_FAST_AFTER: '0' },
+    outagePolicy: 'dead-letter',
   },
   { label: 'after', functionName: 'OutageAfter', settings: {} },
 ];
@@ -111,8 +114,8 @@ async function run(
 /**
  * Dead-lettering vs holding on an outage, in one run: the same workload and outage through the host model,
  * the real handler, processor and Table breaker store (app defaults: more than 100 failures in 30 s, 4
- * attempts per event, host re-runs 5 s → 30 s). "Before" is OUTAGE_POLICY=dead-letter with
- * FAIL_FAST_AFTER=0, the processing of the previous release. Downstream calls are counted from the first
+ * attempts per event, host re-runs 5 s → 30 s). "Before" is the outage policy `dead-letter` (set in
+ * code: it is not an app setting) with FAIL_FAST_AFTER=0, the processing of the previous release. Downstream calls are counted from the first
  * failure until every instance holds (OPEN seen through the state cache), and over the whole outage.
  */
 export const outageSection: BenchSection = {
@@ -132,6 +135,7 @@ export const outageSection: BenchSection = {
       });
       const runtime = createRuntime(env, {
         clock,
+        ...(config.outagePolicy ? { outagePolicy: config.outagePolicy } : {}),
         decorateSink: switchedSink(
           () => state.down,
           calls,

@@ -81,7 +81,7 @@ export const exitCodeOf = (summary: DemoSummary): number => (summary.lost === 0 
 
 const reasonNotes: Readonly<Record<string, string>> = {
   poison: ' (not a valid reading)',
-  failed: ' (the sink refused the event itself; outage failures only with OUTAGE_POLICY=dead-letter)',
+  failed: ' (the sink refused the event itself; an outage dead-letters nothing)',
   isolated: ' (failed alone after the set number of re-runs)',
   'retries-exhausted': ' (a finite host retry count ran out while held)',
 };

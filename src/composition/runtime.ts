@@ -8,6 +8,7 @@ import type { AppConfig } from '../config/appConfig';
 import { type Environment, loadConfig } from '../config/loadConfig';
 import type { ActivitySink } from '../sinks/activitySink';
 import { type BatchProcessor, makeBatchProcessor } from '../processing/batchProcessor';
+import type { OutagePolicy } from '../processing/batchDecision';
 import { withHeldBatchTelemetry } from '../processing/heldBatchTelemetry';
 import type { BreakerGate } from '../breaker/breakerGate';
 import { makeBlobQueueDeadLetterStore } from '../deadLetters/blobQueueDeadLetterStore';
@@ -57,6 +58,12 @@ export interface RuntimeOptions {
    * store's view). The pipeline bench passes `alwaysClosedGate` for "breaker off": never consulted.
    */
   readonly breakerGate?: BreakerGate;
+  /**
+   * `dead-letter`: outage-like failures dead-lettered while CLOSED, the processing before batches were
+   * held. Only the outage bench's "before" uses it; it is not an app setting, because it dead-letters an
+   * outage and loses the order per key (G2).
+   */
+  readonly outagePolicy?: OutagePolicy;
 }
 
 /**
@@ -66,7 +73,8 @@ export interface RuntimeOptions {
 export function createRuntime(env: Environment, options: RuntimeOptions = {}): Runtime {
   const clock = options.clock ?? systemClock;
   const decorateSink = options.decorateSink ?? ((s: ActivitySink) => s);
-  const config = loadConfig(env);
+  const loaded = loadConfig(env);
+  const config = options.outagePolicy ? withOutagePolicy(loaded, options.outagePolicy) : loaded;
   const { endpoints } = options;
   let credential: TokenCredential | undefined = endpoints?.credential;
   const getCredential = () =>
@@ -155,4 +163,9 @@ export function getRuntime(): Runtime {
  */
 export function installRuntime(runtime: Runtime): void {
   shared = runtime;
+}
+
+function withOutagePolicy(config: AppConfig, policy: OutagePolicy): AppConfig {
+  const { processing } = config;
+  return { ...config, processing: { ...processing, outage: { ...processing.outage, policy } } };
 }

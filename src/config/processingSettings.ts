@@ -1,5 +1,4 @@
 import { sinkSettings } from './sinkSettings';
-import { outagePolicies } from '../processing/batchDecision';
 import { orderingModes } from '../processing/ordering';
 import { boolean, integer, oneOf, text } from './settingKinds';
 
@@ -69,14 +68,6 @@ export const processingSettings = {
     example: '30',
     min: 1,
     max: 900,
-  }),
-  OUTAGE_POLICY: oneOf(outagePolicies, {
-    description:
-      'What outage-like failures (timeouts, network errors, 408/429/5xx, 401/403) do: hold re-runs the batch ' +
-      'behind the checkpoint, so an outage dead-letters nothing; dead-letter keeps the stream moving and ' +
-      'dead-letters them while the breaker is CLOSED (the behaviour before holding; order is lost).',
-    default: 'hold',
-    example: 'hold',
   }),
   ISOLATE_AFTER_RERUNS: integer({
     description:

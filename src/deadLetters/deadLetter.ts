@@ -4,7 +4,7 @@ import type { ReceivedEvent } from '../hub/receivedEvent';
  * Why an event was dead-lettered (the one list; the redrive schema and the demo read it):
  * - `poison`: the event itself is invalid (not JSON, wrong schema, the sink calls it invalid);
  * - `failed`: the sink refused this event itself (a 4xx naming it, a conflict the retries could not
- *   settle); with OUTAGE_POLICY=dead-letter also an outage-like failure while the breaker was CLOSED;
+ *   settle); under the bench's `dead-letter` outage policy also an outage-like failure while CLOSED;
  * - `isolated`: an outage-like failure that kept failing alone (others got through) after the set
  *   number of host re-runs of its batch;
  * - `retries-exhausted`: the host's finite retry policy ran out while the batch was held (an outage

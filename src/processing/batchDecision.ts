@@ -9,7 +9,7 @@ import type { EventOutcome } from './eventOutcome';
 export const outagePolicies = ['hold', 'dead-letter'] as const;
 export type OutagePolicy = (typeof outagePolicies)[number];
 
-/** The settings of the hold (OUTAGE_POLICY, ISOLATE_AFTER_RERUNS, FAIL_FAST_AFTER). */
+/** The settings of the hold (ISOLATE_AFTER_RERUNS, FAIL_FAST_AFTER; the policy is `hold` but in the bench). */
 export interface OutageHandling {
   readonly policy: OutagePolicy;
   /** Host re-runs of the same batch before an event that fails alone is dead-lettered. */

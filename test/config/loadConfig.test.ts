@@ -122,6 +122,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...minimal, TRIGGER_RETRY_MAX_COUNT: '-1' }).triggerRetry.maxRetryCount).toBe(-1);
   });
 
+  it('refuses the retired OUTAGE_POLICY=dead-letter by name, and holds whatever the old value was', () => {
+    expect(problemsOf({ ...minimal, OUTAGE_POLICY: 'dead-letter' })).toEqual([
+      expect.stringMatching(
+        /^OUTAGE_POLICY: is no longer a setting: an outage is always held .* remove the setting/,
+      ),
+    ]);
+    for (const kept of [undefined, '', 'hold', ' HOLD ']) {
+      const env = kept === undefined ? minimal : { ...minimal, OUTAGE_POLICY: kept };
+      expect(loadConfig(env).processing.outage.policy).toBe('hold');
+    }
+  });
+
   it('accepts identity-based connections', () => {
     const { AzureWebJobsStorage: _storage, EventHubConnection: _eventHub, ...rest } = minimal;
     const config = loadConfig({
