@@ -53,7 +53,9 @@ export async function startAzurite(): Promise<AzuriteService> {
   );
   const alive = () => child.exitCode === null;
   try {
-    await Promise.all([blob, queue, table].map((p) => waitForPort(p, 20_000, alive)));
+    // 45 s: on a loaded 2-core machine (a load average of about 20) Azurite has missed 20 s; it costs
+    // nothing when it starts at once, and stays inside the tests' 60 s hook timeout.
+    await Promise.all([blob, queue, table].map((p) => waitForPort(p, 45_000, alive)));
   } catch (error) {
     await stopService(child);
     throw error;
