@@ -159,7 +159,7 @@ export async function startExtensionHarness(
 }
 
 /**
- * Azurite gets 20 s to listen; on a machine shared with other runs that is sometimes not enough. The
+ * Azurite gets 45 s to listen; on a machine shared with other runs that is sometimes not enough. The
  * scenarios take minutes anyway, so a start that timed out is tried again (twice at most), and said.
  */
 async function startAzuriteOnLoadedMachine(): Promise<AzuriteService> {
