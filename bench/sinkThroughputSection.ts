@@ -8,6 +8,7 @@ import { type BatchResult, makeBatchProcessor } from '../src/processing/batchPro
 import { alwaysClosedGate, type BreakerGate } from '../src/breaker/breakerGate';
 import { makeHomeActivityTableSink, readingVersion } from '../src/sinks/homeActivityTableSink';
 import { splitIntoLanes } from '../src/processing/keyLanes';
+import { decodeReading } from '../src/hub/decodeReading';
 import { silentLogger } from '../src/kernel/logger';
 import { defaultOrdering, type Ordering } from '../src/processing/ordering';
 import type { ReceivedEvent } from '../src/hub/receivedEvent';
@@ -49,7 +50,11 @@ async function rate(
 
 /** The writes key mode makes of a batch: each key's readings that no later one of its key supersedes. */
 function keyModeWrites(batch: readonly ReceivedEvent[]) {
-  const { lanes } = splitIntoLanes(batch, (r) => `${r.homeId}/${r.sensorId}`);
+  const { lanes } = splitIntoLanes(
+    batch,
+    (e) => decodeReading(e.body),
+    (r) => `${r.homeId}/${r.sensorId}`,
+  );
   return lanes.flatMap((lane) => {
     const skip = supersededReadings(lane, readingVersion);
     return lane.filter((_, i) => skip[i] !== true);

@@ -84,6 +84,7 @@ const reasonNotes: Readonly<Record<string, string>> = {
   failed: ' (the sink refused the event itself; an outage dead-letters nothing)',
   isolated: ' (failed alone after the set number of re-runs)',
   'retries-exhausted': ' (a finite host retry count ran out while held)',
+  'future-timestamp': " (dated ahead of its event by more than the accepted skew: a gateway's clock)",
 };
 
 /** The summary as a small two-column table. */

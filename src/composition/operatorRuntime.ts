@@ -85,6 +85,7 @@ export function createOperatorRuntime(runtime: Runtime): OperatorRuntime {
       deadlineMs: config.processing.batchDeadlineMs,
       deferSeconds: REDRIVE_DEFER_SECONDS,
       clock,
+      maxFutureSkewMs: config.processing.maxFutureSkewMs,
     },
   };
 }

@@ -123,6 +123,7 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
       batchDeadlineMs: config.processing.batchDeadlineMs,
       outage: config.processing.outage,
       ordering: config.processing.ordering,
+      maxFutureSkewMs: config.processing.maxFutureSkewMs,
       progress,
       // The nominal delays of the host retry policy registered on the trigger (the host adds ±20 % jitter).
       nextRerunDelayMs: (rerun) =>

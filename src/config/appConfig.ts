@@ -40,6 +40,8 @@ export interface ProcessingConfig {
   readonly outage: OutageHandling;
   /** Concurrent across keys, in order within a key. */
   readonly ordering: Ordering;
+  /** A reading dated further ahead of its event's enqueued time is refused (READING_MAX_FUTURE_SKEW_SECONDS). */
+  readonly maxFutureSkewMs: number;
 }
 
 /** Where readings go (`SINK`); the Table sink's table is `processing.sinkTable`. */

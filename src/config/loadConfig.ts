@@ -172,6 +172,7 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
         failFastAfter: must(v.FAIL_FAST_AFTER),
       },
       ordering: { mode: must(v.ORDERING), concurrency: must(v.SINK_CONCURRENCY) },
+      maxFutureSkewMs: must(v.READING_MAX_FUTURE_SKEW_SECONDS) * 1000,
     },
     sink: must(sink),
     triggerRetry: {

@@ -87,6 +87,16 @@ export const processingSettings = {
     min: 0,
     max: 1_000,
   }),
+  READING_MAX_FUTURE_SKEW_SECONDS: integer({
+    description:
+      "How far ahead of its event's enqueued time a reading may be dated (a gateway's clock running fast). " +
+      'Beyond it the reading is dead-lettered as future-timestamp and never written: the sink keeps the ' +
+      'newest reading per sensor, so it would win over every real reading after it.',
+    default: '300',
+    example: '300',
+    min: 0,
+    max: 86_400,
+  }),
   ORDERING: oneOf(orderingModes, {
     description:
       'Order of sink writes inside a batch: key writes readings of different keys (what the sink declares, ' +

@@ -8,9 +8,18 @@ import type { ReceivedEvent } from '../hub/receivedEvent';
  * - `isolated`: an outage-like failure that kept failing alone (others got through) after the set
  *   number of host re-runs of its batch;
  * - `retries-exhausted`: the host's finite retry policy ran out while the batch was held (an outage
- *   or an open circuit): dead-lettered rather than let the checkpoint move past it.
+ *   or an open circuit): dead-lettered rather than let the checkpoint move past it;
+ * - `future-timestamp`: the reading is dated further ahead of its event's enqueued time than
+ *   READING_MAX_FUTURE_SKEW_SECONDS (a gateway's clock is wrong); as permanent as poison: the
+ *   redrive parks it, since the same check refuses it again.
  */
-export const deadLetterReasons = ['poison', 'failed', 'isolated', 'retries-exhausted'] as const;
+export const deadLetterReasons = [
+  'poison',
+  'failed',
+  'isolated',
+  'retries-exhausted',
+  'future-timestamp',
+] as const;
 export type DeadLetterReason = (typeof deadLetterReasons)[number];
 
 export interface DeadLetter {

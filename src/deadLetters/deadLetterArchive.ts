@@ -9,6 +9,8 @@ export interface PendingDeadLetter {
   readonly blobName: string;
   readonly partitionId: string;
   readonly sequenceNumber: number;
+  /** The reason the store wrote in the body blob's metadata; undefined when it has none. */
+  readonly reason?: string;
 }
 
 /** The claim-check side of dead letters, as the redrive needs it (port). */
@@ -55,9 +57,10 @@ export function blobDeadLetterArchive(container: ContainerClient): DeadLetterArc
       const own = parseDeadLetterBlobName(message.blobName);
       if (own === undefined || message.partitionId === null) return [];
       const bodies: number[] = [];
+      const reasons = new Map<number, string>();
       const parked = new Set<number>();
       // Names sort by sequence number (zero-padded), so the listing comes oldest first.
-      for await (const blob of container.listBlobsFlat({ prefix: own.folder })) {
+      for await (const blob of container.listBlobsFlat({ prefix: own.folder, includeMetadata: true })) {
         const parkedOf = blob.name.endsWith(PARKED_SUFFIX)
           ? parseDeadLetterBlobName(blob.name.slice(0, -PARKED_SUFFIX.length))
           : undefined;
@@ -66,6 +69,8 @@ export function blobDeadLetterArchive(container: ContainerClient): DeadLetterArc
         if (body === undefined) continue;
         if (body.sequenceNumber >= own.sequenceNumber) break;
         bodies.push(body.sequenceNumber);
+        const reason = blob.metadata?.reason;
+        if (reason !== undefined) reasons.set(body.sequenceNumber, reason);
       }
       const partitionId = message.partitionId;
       return bodies
@@ -75,6 +80,7 @@ export function blobDeadLetterArchive(container: ContainerClient): DeadLetterArc
           blobName: `${own.folder}${String(n).padStart(16, '0')}`,
           partitionId,
           sequenceNumber: n,
+          ...(reasons.has(n) ? { reason: reasons.get(n) } : {}),
         }));
     },
   };

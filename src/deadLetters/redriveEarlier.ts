@@ -31,7 +31,7 @@ export type EarlierResult =
  * Redrives, oldest first, the dead letters of the message's partition that came before it and are still
  * pending (the queue hands messages over in any order, but a key's events must reach the sink
  * in sequence order, and every key lives in one partition). One that still fails stops the walk, so the
- * message itself is not written before it. Poison is skipped: it can never be written, and its own
+ * message itself is not written before it. Poison and future-timestamp letters are skipped: it can never be written, and its own
  * message parks it. An earlier letter's own message later finds its body gone ("already redriven").
  */
 export async function redriveEarlier(
@@ -42,6 +42,8 @@ export async function redriveEarlier(
   const pending = await deps.archive.pendingBefore(message, EARLIER_LIMIT);
   let redriven = 0;
   for (const p of pending.slice(0, EARLIER_LIMIT)) {
+    // Dated too far ahead of its event: never written (its own message parks it, see redriveHandler.ts).
+    if (p.reason === 'future-timestamp') continue;
     const body = await deps.archive.readBody(p.blobName);
     if (body === undefined) continue; // redriven meanwhile by its own message
     let reading;

@@ -3,7 +3,8 @@ import type { InvocationContext, StorageQueueHandler } from '@azure/functions';
 import type { BreakerStateName, BreakerStore } from '../breaker/breakerStore';
 import type { ActivitySink } from '../sinks/activitySink';
 import type { DeadLetterMessage } from './deadLetterMessage';
-import { decodeReading } from '../hub/decodeReading';
+import { decodeEvent } from '../hub/decodeReading';
+import { defaultMaxFutureSkewMs } from '../hub/readingTime';
 import { isPoisonEventError } from '../hub/errors';
 import { ensureError } from '../kernel/ensureError';
 import { attemptWithRetry, type EventRetryOptions, makeEventRetryPolicy } from '../sinks/eventRetry';
@@ -32,6 +33,8 @@ export interface RedriveDeps {
   /** How long a dead letter stays invisible when the circuit is not CLOSED. */
   readonly deferSeconds: number;
   readonly clock: Clock;
+  /** READING_MAX_FUTURE_SKEW_SECONDS in ms, as in processing: a reading dated further ahead is parked. */
+  readonly maxFutureSkewMs?: number;
 }
 
 /** The sink still failed after the retry policy: the host makes the message visible again later. */
@@ -52,7 +55,8 @@ export type RedriveOutcome = 'redriven' | 'already-redriven' | 'deferred' | 'par
  * into the poison queue. A sink that still fails while CLOSED throws: that is what the host's retries
  * and, after maxDequeueCount, the poison queue are for (the last stop; the blob stays either way).
  *
- * A dead letter that can never succeed (invalid body, rejected by the sink as invalid) is parked, not retried forever:
+ * A dead letter that can never succeed (invalid body, a reading dated further ahead of its event than
+ * the accepted clock skew, rejected by the sink as invalid) is parked, not retried forever:
  * its message is saved beside the body blob and the queue message completes. Nothing is lost and the
  * queue does not loop; an operator re-queues the parked record after a fix (see docs/operator.md).
  * A queue message that is not a dead letter at all throws and ends in the poison queue. One whose blob
@@ -85,9 +89,14 @@ export function makeRedriveHandler(deps: RedriveDeps): StorageQueueHandler {
       context.warn(`dead letter ${message.blobName} has no body blob: already redriven, nothing to do`);
       return 'already-redriven';
     }
+    const event = toReceivedEvent(message, body);
     let reading;
     try {
-      reading = decodeReading(body);
+      // Against the event's own enqueued time, as on the first run: a future reading is refused again.
+      reading = decodeEvent(event, {
+        maxFutureSkewMs: deps.maxFutureSkewMs ?? defaultMaxFutureSkewMs,
+        now: () => deps.clock.now(),
+      });
     } catch (error) {
       return park(deps, context, message, ensureError(error).message);
     }
@@ -105,7 +114,6 @@ export function makeRedriveHandler(deps: RedriveDeps): StorageQueueHandler {
       context.log(`dead letter ${message.blobName} deferred: earlier dead letters of its partition go first`);
       return 'deferred';
     }
-    const event = toReceivedEvent(message, body);
     const result = await attemptWithRetry(policy, deps.deadlineMs, (signal) =>
       deps.sink.write(reading, event, signal),
     );

@@ -1,5 +1,7 @@
 import { boundText } from '../kernel/boundText';
 import { PoisonEventError } from './errors';
+import { type ReadingTimeRule, refuseFutureReading } from './readingTime';
+import type { ReceivedEvent } from './receivedEvent';
 import { type SensorReading, sensorReadingSchema } from './sensorReading';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -32,4 +34,11 @@ export function decodeReading(body: Buffer): SensorReading {
     throw new PoisonEventError(`body is not a sensor reading: ${details}`);
   }
   return parsed.data;
+}
+
+/** Decodes one event's body and refuses a reading dated too far ahead of the event (`readingTime.ts`). */
+export function decodeEvent(event: ReceivedEvent, rule: ReadingTimeRule): SensorReading {
+  const reading = decodeReading(event.body);
+  refuseFutureReading(reading, event, rule);
+  return reading;
 }

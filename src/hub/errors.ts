@@ -6,4 +6,14 @@ export class PoisonEventError extends Error {
   override readonly name = 'PoisonEventError';
 }
 
+/**
+ * The reading is dated further ahead of its event than the accepted clock skew (`readingTime.ts`):
+ * as permanent as poison, dead-lettered under a reason of its own so the operator sees a gateway's clock.
+ */
+export class FutureReadingError extends Error {
+  readonly code = 'FUTURE_TIMESTAMP';
+  override readonly name = 'FutureReadingError';
+}
+
 export const isPoisonEventError = (e: unknown): e is PoisonEventError => e instanceof PoisonEventError;
+export const isFutureReadingError = (e: unknown): e is FutureReadingError => e instanceof FutureReadingError;

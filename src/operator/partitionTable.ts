@@ -9,9 +9,10 @@ import type { ProgressSnapshot } from '../processing/partitionProgress';
 export function partitionTable(p: ProgressSnapshot | null): SafeHtml {
   if (p === null) return html`<p class="muted">No processing on this instance.</p>`;
   const summary = html`<p id="held-batches">
-    ${p.heldBatches} held batch(es), ${p.stuckPartitions} stuck partition(s)
-    <span class="muted">(${p.stuckEpisodes} time(s) stuck since this instance started)</span>
-  </p>`;
+      ${p.heldBatches} held batch(es), ${p.stuckPartitions} stuck partition(s)
+      <span class="muted">(${p.stuckEpisodes} time(s) stuck since this instance started)</span>
+    </p>
+    ${deadLetteredLine(p)}`;
   if (p.partitions.length === 0)
     return html`${summary}
       <p class="muted">No batches seen yet.</p>`;
@@ -46,4 +47,14 @@ export function partitionTable(p: ProgressSnapshot | null): SafeHtml {
         )}
       </tbody>
     </table>`;
+}
+
+/** Dead letters this instance stored, per reason; `future-timestamp` means a gateway's clock is fast. */
+function deadLetteredLine(p: ProgressSnapshot): SafeHtml {
+  const counts = Object.entries(p.deadLettered).filter(([, n]) => n > 0);
+  return html`<p id="dead-lettered-by-reason">
+    Dead-lettered since this instance started:
+    ${counts.length === 0 ? 'none' : counts.map(([reason, n], i) => html`${i > 0 ? ', ' : ''}${reason} ${n}`)}
+    ${p.deadLettered['future-timestamp'] > 0 ? html` <strong>(readings dated ahead of their event: check the gateways' clocks)</strong>` : ''}
+  </p>`;
 }

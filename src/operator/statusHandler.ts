@@ -51,6 +51,7 @@ function progressView(p: ProgressSnapshot) {
     heldBatches: p.heldBatches,
     stuckPartitions: p.stuckPartitions,
     stuckEpisodes: p.stuckEpisodes,
+    deadLettered: p.deadLettered,
     partitions: p.partitions.map((v) => ({
       partitionId: v.partitionId,
       held: v.held,

@@ -1,4 +1,5 @@
 import type { DeadLetterReason } from '../deadLetters/deadLetter';
+import { isFutureReadingError } from '../hub/errors';
 import type { HoldReason } from './errors';
 import type { EventOutcome } from './eventOutcome';
 
@@ -47,8 +48,8 @@ export type BatchDecision =
   | { readonly action: 'hold'; readonly reason: HoldReason; readonly why: string };
 
 /**
- * Decides a run from its outcomes. Poison and failures about the event itself are always
- * dead-lettered when the batch completes. Outage-like failures (and events not tried because of them):
+ * Decides a run from its outcomes. Poison (a reading dated too far ahead as `future-timestamp`) and
+ * failures about the event itself are always dead-lettered when the batch completes. Outage-like failures (and events not tried because of them):
  * - on the last run a finite retry policy allows: dead-lettered as `retries-exhausted` (never lost);
  * - with the `dead-letter` policy: the batch is held only while the circuit is open, else they are
  *   dead-lettered as `failed` (the old behaviour the bench compares with);
@@ -63,7 +64,8 @@ export function decideBatch(outcomes: readonly EventOutcome[], s: RunSituation):
   const held: PlannedLetter['outcome'][] = [];
   for (const o of outcomes) {
     if (o.status === 'processed') continue;
-    if (o.status === 'poison') letters.push({ outcome: o, reason: 'poison' });
+    if (o.status === 'poison')
+      letters.push({ outcome: o, reason: isFutureReadingError(o.error) ? 'future-timestamp' : 'poison' });
     else if (o.status === 'failed' && o.scope === 'event') letters.push({ outcome: o, reason: 'failed' });
     else held.push(o);
   }

@@ -12,7 +12,7 @@ import {
   weighted,
 } from './batchFailures';
 import type { BreakerGate, BreakerTrippedHandler } from '../breaker/breakerGate';
-import type { DeadLetterStore } from '../deadLetters/deadLetter';
+import type { DeadLetterReason, DeadLetterStore } from '../deadLetters/deadLetter';
 import { BatchHeldError, CircuitOpenError, type HoldReason, holdReasonOf } from './errors';
 import { ensureError } from '../kernel/ensureError';
 import type { EventOutcome } from './eventOutcome';
@@ -21,6 +21,8 @@ import type { Logger } from '../kernel/logger';
 import { defaultOrdering, type Ordering } from './ordering';
 import type { PartitionProgress } from './partitionProgress';
 import type { ReceivedEvent } from '../hub/receivedEvent';
+import { decodeEvent } from '../hub/decodeReading';
+import { defaultMaxFutureSkewMs } from '../hub/readingTime';
 import { makeTryBatchEvents } from './tryBatchEvents';
 import type { WriteAttempt } from './tryEventsInOrder';
 
@@ -45,6 +47,8 @@ export interface BatchProcessorDeps {
   readonly progress?: PartitionProgress;
   /** The host's delay before re-run `n + 1` of a batch held on re-run `n` (weights held failures). */
   readonly nextRerunDelayMs?: (rerun: number) => number;
+  /** READING_MAX_FUTURE_SKEW_SECONDS in ms: readings dated further ahead of their event are refused. */
+  readonly maxFutureSkewMs?: number;
 }
 
 export interface BatchContext {
@@ -68,6 +72,8 @@ export interface BatchResult {
   readonly processed: number;
   readonly deadLettered: number;
   readonly outcomes: readonly EventOutcome[];
+  /** The reason of each dead letter stored, for the per-reason counts of the status page. */
+  readonly letterReasons: readonly DeadLetterReason[];
 }
 
 export type BatchProcessor = (
@@ -86,6 +92,11 @@ export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
   const oneAttempt = makeEventRetryPolicy({ ...deps.retry, maxAttempts: 1 });
   const handling = deps.outage ?? defaultOutageHandling;
   const tryEvents = makeTryBatchEvents(deps.ordering ?? defaultOrdering, deps.sink);
+  const readingTime = {
+    maxFutureSkewMs: deps.maxFutureSkewMs ?? defaultMaxFutureSkewMs,
+    now: () => deps.clock.now(),
+  };
+  const decode = (event: ReceivedEvent) => decodeEvent(event, readingTime);
   // Instance-wide: a write accepted for any partition during a run is evidence the downstream is up.
   let lastSinkSuccessAt = Number.NEGATIVE_INFINITY;
 
@@ -114,7 +125,12 @@ export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
       const letters = events.map((e) => toDeadLetter(letterContext, e, 'retries-exhausted', error, 0));
       await writeDeadLetters(letterContext, letters);
       context.logger.error(`host retries exhausted while OPEN: dead-lettered all ${letters.length} event(s)`);
-      return { processed: 0, deadLettered: letters.length, outcomes: [] };
+      return {
+        processed: 0,
+        deadLettered: letters.length,
+        outcomes: [],
+        letterReasons: letters.map((l) => l.reason),
+      };
     }
 
     const startedAt = deps.clock.now();
@@ -122,6 +138,7 @@ export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
       failFastAfter: handling.failFastAfter,
       deadlineAt: startedAt + deps.batchDeadlineMs,
       now: () => deps.clock.now(),
+      decode,
     });
     logInvalidRequests(context.logger, outcomes);
 
@@ -159,20 +176,26 @@ export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
     const letters = decision.letters.map((l) => plannedToDeadLetter(letterContext, l));
     await writeDeadLetters(letterContext, letters);
     logDeadLetters(context.logger, decision.letters);
-    return { processed: outcomes.length - letters.length, deadLettered: letters.length, outcomes };
+    return {
+      processed: outcomes.length - letters.length,
+      deadLettered: letters.length,
+      outcomes,
+      letterReasons: letters.map((l) => l.reason),
+    };
   };
 
   return async (events, context) => {
-    const report = (outcome: 'completed' | HoldReason) =>
+    const report = (outcome: 'completed' | HoldReason, deadLettered?: readonly DeadLetterReason[]) =>
       deps.progress?.ran({
         partitionId: events[0]?.partitionId,
         firstSequence: events[0]?.sequenceNumber,
         rerun: context.rerun ?? 0,
         outcome,
+        ...(deadLettered === undefined ? {} : { deadLettered }),
       });
     try {
       const result = await run(events, context);
-      report('completed');
+      report('completed', result.letterReasons);
       return result;
     } catch (error) {
       const reason = holdReasonOf(error);

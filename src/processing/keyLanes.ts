@@ -1,4 +1,3 @@
-import { decodeReading } from '../hub/decodeReading';
 import { ensureError } from '../kernel/ensureError';
 import type { ReceivedEvent } from '../hub/receivedEvent';
 import type { SensorReading } from '../hub/sensorReading';
@@ -24,12 +23,13 @@ export interface Lanes {
 }
 
 /**
- * Splits a batch into one lane per ordering key (pure: decoding only). With `groupOf` (the sink's
+ * Splits a batch into one lane per ordering key (pure: `decode` only; what it throws is poison). With `groupOf` (the sink's
  * write group, e.g. one Table partition), the lanes of one group come side by side, groups in the order
  * of their first event, so concurrent writes of a group reach the sink together.
  */
 export function splitIntoLanes(
   events: readonly ReceivedEvent[],
+  decode: (event: ReceivedEvent) => SensorReading,
   keyOf: (reading: SensorReading, event: ReceivedEvent) => string,
   groupOf?: (reading: SensorReading) => string,
 ): Lanes {
@@ -38,7 +38,7 @@ export function splitIntoLanes(
   events.forEach((event, position) => {
     let reading: SensorReading;
     try {
-      reading = decodeReading(event.body);
+      reading = decode(event);
     } catch (error) {
       poison.push({ position, event, error: ensureError(error) });
       return;

@@ -1,4 +1,5 @@
 import type { Clock } from '../kernel/clock';
+import { type DeadLetterReason, deadLetterReasons } from '../deadLetters/deadLetter';
 import { type HoldReason, stuckHoldReasons } from './errors';
 import type { Logger } from '../kernel/logger';
 
@@ -9,6 +10,8 @@ export interface PartitionRun {
   readonly rerun: number;
   /** `completed`: every event processed or dead-lettered; otherwise why the batch was held. */
   readonly outcome: 'completed' | HoldReason;
+  /** A completed run: the reason of each dead letter it stored. */
+  readonly deadLettered?: readonly DeadLetterReason[];
 }
 
 /** A partition's batch as this instance last saw it. */
@@ -36,6 +39,8 @@ export interface ProgressSnapshot {
   readonly stuckPartitions: number;
   /** Times a partition became stuck since this instance started (the counter). */
   readonly stuckEpisodes: number;
+  /** Dead letters this instance stored since it started, per reason (`future-timestamp`: a gateway's clock). */
+  readonly deadLettered: Readonly<Record<DeadLetterReason, number>>;
 }
 
 export interface PartitionProgress {
@@ -65,6 +70,10 @@ export function makePartitionProgress(options: PartitionProgressOptions): Partit
   const { clock, logger } = options;
   const partitions = new Map<string, Mutable<PartitionView> & { lastLogAt: number }>();
   let stuckEpisodes = 0;
+  const deadLettered = Object.fromEntries(deadLetterReasons.map((r) => [r, 0])) as Record<
+    DeadLetterReason,
+    number
+  >;
 
   return {
     ran(run) {
@@ -84,6 +93,7 @@ export function makePartitionProgress(options: PartitionProgressOptions): Partit
       };
       partitions.set(id, p);
       const where = `partition ${id} at sequence ${run.firstSequence ?? '?'}`;
+      for (const reason of run.deadLettered ?? []) deadLettered[reason]++;
       if (run.outcome === 'completed') {
         if (p.stuck) logger.log(`${where} moves again after ${run.rerun} re-run(s)`);
         Object.assign(p, {
@@ -126,6 +136,7 @@ export function makePartitionProgress(options: PartitionProgressOptions): Partit
         heldBatches: views.filter((v) => v.held).length,
         stuckPartitions: views.filter((v) => v.stuck).length,
         stuckEpisodes,
+        deadLettered: { ...deadLettered },
       };
     },
   };

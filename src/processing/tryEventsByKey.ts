@@ -31,7 +31,7 @@ export async function tryEventsByKey(
   options: ByKeyOptions,
 ): Promise<EventOutcome[]> {
   const outcomes: (EventOutcome | undefined)[] = new Array<EventOutcome | undefined>(events.length);
-  const { groups, poison } = splitIntoLanes(events, options.keyOf, options.groupOf);
+  const { groups, poison } = splitIntoLanes(events, options.decode, options.keyOf, options.groupOf);
   for (const p of poison) outcomes[p.position] = { status: 'poison', event: p.event, error: p.error };
   let inARow = 0;
   let stopped: string | undefined;

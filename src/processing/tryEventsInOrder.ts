@@ -1,5 +1,4 @@
 import { classifyFailure } from '../sinks/classifyError';
-import { decodeReading } from '../hub/decodeReading';
 import { isPoisonEventError } from '../hub/errors';
 import { ensureError } from '../kernel/ensureError';
 import type { EventOutcome } from './eventOutcome';
@@ -24,6 +23,8 @@ export interface InOrderOptions {
   readonly failFastAfter: number;
   readonly deadlineAt: number;
   readonly now: () => number;
+  /** Decodes and validates one event (`decodeEvent`); what it throws makes the event poison, no I/O. */
+  readonly decode: (event: ReceivedEvent) => SensorReading;
 }
 
 /**
@@ -45,7 +46,7 @@ export async function tryEventsInOrder(
   for (const event of events) {
     let reading: SensorReading;
     try {
-      reading = decodeReading(event.body);
+      reading = options.decode(event);
     } catch (error) {
       outcomes.push({ status: 'poison', event, error: ensureError(error) });
       continue;

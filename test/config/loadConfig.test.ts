@@ -58,6 +58,17 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('bounds the clock skew a reading may have: 300 s by default, a clear error naming the setting', () => {
+    expect(loadConfig(minimal).processing.maxFutureSkewMs).toBe(300_000);
+    expect(loadConfig({ ...minimal, READING_MAX_FUTURE_SKEW_SECONDS: '0' }).processing.maxFutureSkewMs).toBe(
+      0,
+    );
+    for (const bad of ['-1', '86401', '5m', '1.5'])
+      expect(problemsOf({ ...minimal, READING_MAX_FUTURE_SKEW_SECONDS: bad })).toEqual([
+        `READING_MAX_FUTURE_SKEW_SECONDS: expected a whole number from 0 to 86400, e.g. "300" (got "${bad}")`,
+      ]);
+  });
+
   it('lists the missing host connections and the signing key when nothing is set', () => {
     const problems = problemsOf({});
     expect(problems.map((p) => p.split(':')[0])).toEqual([

@@ -22,6 +22,26 @@ export interface ConformanceProxy {
   close(): Promise<void>;
 }
 
+/** A request as a fault rule sees it: the body only for the request kinds the layer reads whole. */
+export interface ProxiedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly body: Buffer | undefined;
+}
+
+/**
+ * An injected failure (a test's, not the service's limits): answers the request it picks with the
+ * refusal it returns, in the service's error shape, e.g. `serverBusy` for one selected queue message.
+ */
+export type FaultRule = (request: ProxiedRequest) => Refusal | undefined;
+
+/** What the real service answers when an account or partition is over its scalability targets. */
+export const serverBusy: Refusal = {
+  status: 503,
+  code: 'ServerBusy',
+  message: 'The server is currently unable to receive requests. Please retry your request.',
+};
+
 /** Bodies the layer reads are small by the service's own limits; past this it refuses without reading. */
 const MAX_INSPECTED_BODY = 8 * 1024 * 1024;
 
@@ -39,6 +59,7 @@ type Inspection =
 export async function startConformanceProxy(
   service: StorageService,
   upstreamPort: number,
+  options: { readonly faults?: FaultRule } = {},
 ): Promise<ConformanceProxy> {
   const agent = new http.Agent({ keepAlive: true });
   const refusals = new Map<string, number>();
@@ -75,12 +96,18 @@ export async function startConformanceProxy(
   };
 
   const inspect = service === 'table' ? inspectTable : service === 'queue' ? inspectQueue : inspectBlob;
+  const faultOf = (req: http.IncomingMessage, body: Buffer | undefined) =>
+    options.faults?.({ method: (req.method ?? 'GET').toUpperCase(), path: req.url ?? '/', body });
   const server = http.createServer((req, res) => {
     const inspection = inspect(req, (r, refusal) => {
       refuse(r, refusal);
     });
     if (inspection.kind === 'pass') {
-      forward(req, res);
+      const fault = faultOf(req, undefined);
+      if (fault) {
+        req.resume();
+        refuse(res, fault);
+      } else forward(req, res);
       return;
     }
     if (inspection.kind === 'refuse') {
@@ -104,7 +131,9 @@ export async function startConformanceProxy(
         return;
       }
       const body = Buffer.concat(chunks);
-      if (inspection.check(body, res)) forward(req, res, body);
+      const fault = faultOf(req, body);
+      if (fault) refuse(res, fault);
+      else if (inspection.check(body, res)) forward(req, res, body);
     });
     req.on('error', () => res.destroy());
   });

@@ -4,7 +4,7 @@ import { readBoundedBody } from '../../sinks/boundedBody';
 import { webhookBody } from './webhookBodies';
 import { WebhookDeliveryError, WebhookRejectedError } from './webhookErrors';
 import type { WebhookNotice } from './webhookNotice';
-import { signWebhook, WebhookHeader } from './webhookSignature';
+import { signStandardWebhook, signWebhook, StandardWebhookHeader, WebhookHeader } from './webhookSignature';
 
 /** Posts breaker notices to the configured webhook. */
 export interface WebhookSender {
@@ -40,11 +40,20 @@ export function makeWebhookSender(config: WebhookConfig, deps: WebhookSenderDeps
       const headers: Record<string, string> = {
         'content-type': 'application/json',
         [WebhookHeader.delivery]: notice.deliveryId,
+        [StandardWebhookHeader.id]: notice.deliveryId,
       };
       if (config.signingKey !== undefined) {
         const timestamp = Math.floor(deps.clock.now() / 1000);
         headers[WebhookHeader.timestamp] = String(timestamp);
         headers[WebhookHeader.signature] = signWebhook(body, config.signingKey, timestamp);
+        // The same key, Standard Webhooks' scheme: the id is signed, and receivers have verifiers for it.
+        headers[StandardWebhookHeader.timestamp] = String(timestamp);
+        headers[StandardWebhookHeader.signature] = signStandardWebhook(
+          notice.deliveryId,
+          body,
+          config.signingKey,
+          timestamp,
+        );
       }
       let response: Response;
       try {

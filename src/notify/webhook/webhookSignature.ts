@@ -7,6 +7,13 @@ export const WebhookHeader = {
   delivery: 'x-breakwater-delivery',
 } as const;
 
+/** The Standard Webhooks headers (https://www.standardwebhooks.com/), sent beside the v1= ones. */
+export const StandardWebhookHeader = {
+  id: 'webhook-id',
+  timestamp: 'webhook-timestamp',
+  signature: 'webhook-signature',
+} as const;
+
 /** Version tag of the signature scheme, so a future scheme can be sent beside this one. */
 const SCHEME = 'v1';
 
@@ -45,4 +52,23 @@ export function verifyWebhookSignature(input: WebhookVerification): boolean {
 
 function mac(key: string, timestampSeconds: number, body: string): string {
   return createHmac('sha256', key).update(`${timestampSeconds}.${body}`).digest('hex');
+}
+
+/**
+ * Standard Webhooks (spec 1.0.0, symmetric): `v1,` + base64 HMAC-SHA256 over `<id>.<timestamp>.<body>`,
+ * so the delivery id is signed too (a replay under a new id does not verify). The key bytes are the
+ * UTF-8 of the signing key: receivers configure `whsec_` + base64 of it (`standardWebhooksSecret`).
+ * The id must hold no `.` (it delimits the signed content); delivery ids are `<tripId>:<kind>[:<n>]`.
+ */
+export function signStandardWebhook(id: string, body: string, key: string, timestampSeconds: number): string {
+  if (id.includes('.')) throw new Error('a Standard Webhooks id must not contain "."');
+  const digest = createHmac('sha256', Buffer.from(key, 'utf8'))
+    .update(`${id}.${timestampSeconds}.${body}`)
+    .digest('base64');
+  return `v1,${digest}`;
+}
+
+/** The secret a Standard Webhooks verifier takes for this signing key. */
+export function standardWebhooksSecret(key: string): string {
+  return `whsec_${Buffer.from(key, 'utf8').toString('base64')}`;
 }
