@@ -96,7 +96,7 @@ export const httpThroughputSection: BenchSection = {
           events[i]! += BATCH;
         };
         for (const i of configs.keys()) await timed(i); // warm-up, then counting starts afresh
-        (ms.fill(0), calls.fill(0), events.fill(0));
+        for (const counts of [ms, calls, events]) counts.fill(0);
         // Batch by batch, the configurations take turns in rotating order (serial less often: its batch
         // takes 100 round trips), so load from elsewhere on a shared machine falls on all of them alike.
         for (let round = 0; round < ROUNDS; round++) {

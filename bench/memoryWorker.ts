@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import '../sim/host/fakeFunctionsCore';
 
-import { EventHubModel } from '../sim/host/eventHubModel';
+import type { EventHubModel, HubEvent } from '../sim/host/eventHubModel';
 import { localAppEnv } from '../sim/host/localAppEnv';
 import { SimClock } from '../sim/host/simClock';
 import { TriggerHostModel } from '../sim/host/triggerHostModel';
@@ -48,6 +48,44 @@ function sample(at: number, extra: Record<string, number> = {}) {
   );
 }
 
+/**
+ * The host model's hub, except that it lets go of events behind the checkpoint (the real hub keeps
+ * them, but not in the worker's memory): what grows in this process is then the app's, not the
+ * harness's. Same public surface as EventHubModel, which the host model reads through.
+ */
+function releasingHub(partitionCount: number) {
+  const logs = Array.from({ length: partitionCount }, () => ({ base: 0, events: [] as HubEvent[] }));
+  const log = (id: string) => logs[Number(id)]!;
+  const hub = {
+    partitionCount,
+    get partitionIds() {
+      return logs.map((_, i) => String(i));
+    },
+    sendTo(partitionId: string, body: Buffer, properties: Record<string, unknown>, now: number) {
+      const l = log(partitionId);
+      const sequenceNumber = l.base + l.events.length;
+      const event = {
+        ...{ partitionId, sequenceNumber, offset: String(sequenceNumber * 1024) },
+        ...{ enqueuedTimeUtc: new Date(now).toISOString(), body, properties },
+      };
+      l.events.push(event);
+      return event;
+    },
+    read: (partitionId: string, from: number, max: number) => {
+      const l = log(partitionId);
+      return l.events.slice(from - l.base, from - l.base + max);
+    },
+    size: (partitionId: string) => log(partitionId).base + log(partitionId).events.length,
+    /** Drops the partition's events before `upTo` (its checkpoint). */
+    release(partitionId: string, upTo: number) {
+      const l = log(partitionId);
+      l.events.splice(0, Math.max(0, upTo - l.base));
+      l.base = Math.max(l.base, upTo);
+    },
+  };
+  return hub;
+}
+
 /** The function modules a worker loads (package.json `main`: dist/src/functions/*.js). */
 async function loadApp() {
   const functions = path.resolve(__dirname, '../dist/src/functions');
@@ -73,19 +111,20 @@ async function main() {
     for (const sdk of SDKS) await import(sdk);
   }
   const clock = new SimClock(Date.now());
-  const hub = new EventHubModel(PARTITIONS);
+  const hub = releasingHub(PARTITIONS);
   // The bare process builds no host model: there is no function registered for it to run.
   const host =
     mode === 'app'
       ? new TriggerHostModel({
           functionName: 'ProcessSensorEvents',
-          hub,
+          hub: hub as unknown as EventHubModel,
           clock,
           isDisabled: () => Promise.resolve(false),
         })
       : undefined;
   const started = Date.now();
   let sent = 0;
+  let failed = 0;
   let nextSample = 0;
   while (Date.now() - started <= durationMs) {
     const at = Date.now() - started;
@@ -107,18 +146,21 @@ async function main() {
         hub.sendTo(String(sent % PARTITIONS), Buffer.from(JSON.stringify(reading)), {}, clock.now());
       }
       await host.tick();
+      for (const id of hub.partitionIds) hub.release(id, host.checkpoint(id));
+      // The model's record of every invocation is the harness's memory too: counted, then let go.
+      failed += host.invocations.filter((i) => i.outcome !== 'returned').length;
+      host.invocations.splice(0);
     }
     const wait = started + at + TICK_MS - Date.now();
     await sleep(Math.max(0, wait));
     clock.advance(TICK_MS);
   }
-  const failed = host?.invocations.filter((i) => i.outcome !== 'returned').length ?? 0;
   sample(Date.now() - started, host ? { sent, backlog: sent - processed(host, hub), failed } : {});
   process.exit(0);
 }
 
 /** Events checkpointed past over every partition. */
-function processed(host: TriggerHostModel, hub: EventHubModel) {
+function processed(host: TriggerHostModel, hub: { readonly partitionIds: string[] }) {
   return hub.partitionIds.reduce((sum, id) => sum + host.checkpoint(id), 0);
 }
 
