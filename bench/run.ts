@@ -9,6 +9,9 @@ import os from 'node:os';
 import { startAzurite } from '../sim/services/azurite';
 import { startRedis } from '../sim/services/redis';
 import type { BenchContext, BenchSection } from './benchSection';
+import { runMemoryBench } from './memory';
+import { httpThroughputSection } from './httpThroughputSection';
+import { cpuPerEventSection } from './cpuPerEventSection';
 import { outageSection } from './outageSection';
 import { pipelineSection } from './pipelineSection';
 import { processingSection } from './processingSection';
@@ -27,6 +30,8 @@ const sections: readonly BenchSection[] = [
   outageSection,
   storageCallsSection,
   sinkThroughputSection,
+  httpThroughputSection,
+  cpuPerEventSection,
 ];
 
 function machine(): string {
@@ -43,7 +48,13 @@ function machine(): string {
 }
 
 async function main() {
-  const only = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  if (args[0] === '--memory') {
+    const [seconds = 60, rate = 100] = args.slice(1).map(Number);
+    await runMemoryBench(seconds, rate, (line) => process.stdout.write(`${line}\n`));
+    return;
+  }
+  const only = args;
   const [azurite, redis] = await Promise.all([startAzurite(), startRedis()]);
   const context: BenchContext = {
     redisUrl: redis.url,
@@ -60,6 +71,11 @@ async function main() {
         continue;
       context.print(`\n## ${section.title}`);
       await section.run(context);
+      // What this process holds after each section: the bench's own data, not a worker's (see --memory).
+      const mem = process.memoryUsage();
+      context.print(
+        `bench process after this section: rss ${Math.round(mem.rss / 2 ** 20)} MiB, heap used ${Math.round(mem.heapUsed / 2 ** 20)} MiB`,
+      );
     }
   } finally {
     await Promise.all([azurite.stop(), redis.stop()]);

@@ -4,21 +4,29 @@ import { TableClient } from '@azure/data-tables';
 
 import { makeStoreBreakerGate } from '../src/breaker/storeBreakerGate';
 import { makeTableBreakerStore } from '../src/breaker/tableBreakerStore';
-import { type BatchResult, makeBatchProcessor } from '../src/processing/batchProcessor';
+import { makeBatchProcessor } from '../src/processing/batchProcessor';
 import { alwaysClosedGate, type BreakerGate } from '../src/breaker/breakerGate';
-import { makeHomeActivityTableSink, readingVersion } from '../src/sinks/homeActivityTableSink';
-import { splitIntoLanes } from '../src/processing/keyLanes';
-import { decodeReading } from '../src/hub/decodeReading';
+import { makeHomeActivityTableSink } from '../src/sinks/homeActivityTableSink';
 import { silentLogger } from '../src/kernel/logger';
 import { defaultOrdering, type Ordering } from '../src/processing/ordering';
 import type { ReceivedEvent } from '../src/hub/receivedEvent';
-import { supersededReadings } from '../src/processing/supersededReadings';
 import { systemClock } from '../src/kernel/clock';
 import { startDelayProxy } from '../sim/net/delayProxy';
 import { benchName, benchPolicy } from './benchPolicy';
 import type { BenchSection } from './benchSection';
 import { median, percentile } from './measure';
-import { BATCH, makeWorkload } from './sinkWorkload';
+import {
+  allProcessed,
+  BATCH,
+  benchContext,
+  describeWorkload,
+  f,
+  keyModeWrites,
+  makeWorkload,
+  rate,
+  throughputLine,
+  workloads,
+} from './sinkWorkload';
 
 const DELAY_MS = 5;
 const BATCHES = 4;
@@ -27,39 +35,8 @@ const ROUNDS = 3;
 const POOL = { bursts: 60, spread: 300 };
 const BREAKER_PAIRS = 60;
 
-const context = { invocationId: 'bench', logger: silentLogger, finalAttempt: false };
-/** A figure only counts when every reading was written or superseded: nothing dead-lettered. */
-const allProcessed = (result: BatchResult) => {
-  if (result.deadLettered > 0) throw new Error(`bench batch dead-lettered ${result.deadLettered} event(s)`);
-};
 const tableEndpoint = (connectionString: string, port: number) =>
   connectionString.replace(/TableEndpoint=http:\/\/([^:]+):\d+/, `TableEndpoint=http://$1:${port}`);
-const f = (n: number) => Math.round(n).toLocaleString('en-US');
-
-/** Events per second of `run` over BATCHES fresh batches (after one warm-up batch on the first round). */
-async function rate(
-  next: () => ReceivedEvent[],
-  run: (batch: ReceivedEvent[]) => Promise<unknown>,
-  warmUp: boolean,
-) {
-  if (warmUp) await run(next());
-  const t = performance.now();
-  for (let i = 0; i < BATCHES; i++) await run(next());
-  return ((BATCH * BATCHES) / (performance.now() - t)) * 1000;
-}
-
-/** The writes key mode makes of a batch: each key's readings that no later one of its key supersedes. */
-function keyModeWrites(batch: readonly ReceivedEvent[]) {
-  const { lanes } = splitIntoLanes(
-    batch,
-    (e) => decodeReading(e.body),
-    (r) => `${r.homeId}/${r.sensorId}`,
-  );
-  return lanes.flatMap((lane) => {
-    const skip = supersededReadings(lane, readingVersion);
-    return lane.filter((_, i) => skip[i] !== true);
-  });
-}
 
 /**
  * The batch processor with the real Table sink on Azurite behind a fixed network delay: today's
@@ -92,7 +69,7 @@ export const sinkThroughputSection: BenchSection = {
           batchDeadlineMs: 60_000,
           ordering,
         });
-        return (batch: ReceivedEvent[]) => processor(batch, context).then(allProcessed);
+        return (batch: ReceivedEvent[]) => processor(batch, benchContext).then(allProcessed);
       };
       const serial = processWith({ mode: 'partition', concurrency: 1 });
       const byKey = processWith(defaultOrdering);
@@ -101,13 +78,13 @@ export const sinkThroughputSection: BenchSection = {
           keyModeWrites(batch).map((e) => sink.write(e.reading, e.event, AbortSignal.timeout(60_000))),
         );
 
-      for (const kind of ['bursts', 'spread'] as const) {
+      for (const kind of workloads) {
         const configs = [
           ['serial', serial],
           ['by key', byKey],
           ['ceiling', ceiling],
         ] as const;
-        const workloads = configs.map(([label]) =>
+        const streams = configs.map(([label]) =>
           makeWorkload(kind, `${kind}-${label.replace(' ', '-')}`, POOL[kind]),
         );
         const rates = configs.map(() => [] as number[]);
@@ -117,7 +94,7 @@ export const sinkThroughputSection: BenchSection = {
         for (let round = 0; round < ROUNDS; round++) {
           for (const [i, [, run]] of configs.entries()) {
             before[i] = requests;
-            rates[i]?.push(await rate(workloads[i]!, run, round === 0));
+            rates[i]?.push(await rate(streams[i]!, run, BATCHES, round === 0));
             calls[i] = (calls[i] ?? 0) + requests - (before[i] ?? 0);
           }
         }
@@ -125,11 +102,9 @@ export const sinkThroughputSection: BenchSection = {
         const events = BATCH * (BATCHES * ROUNDS + 1);
         const perEvent = configs.map(([label], i) => `${label} ${((calls[i] ?? 0) / events).toFixed(2)}`);
         print(
-          `workload ${kind} (${kind === 'bursts' ? '20 homes × 5 readings over 3 sensors' : '100 homes × 1 reading'} per batch); table requests per event: ${perEvent.join(', ')}`,
+          `workload ${kind} (${describeWorkload(kind)} per batch); table requests per event: ${perEvent.join(', ')}`,
         );
-        print(
-          `sink throughput: serial ${f(s!)} ev/s, by key ${f(k!)} ev/s (${(k! / s!).toFixed(1)}× serial), ceiling ${f(c!)} ev/s (${Math.round((k! / c!) * 100)} % of ceiling)`,
-        );
+        print(throughputLine('table', kind, s!, k!, c!));
       }
 
       // Breaker on vs off on the happy path, real sink: key mode, rounds alternating which goes first.

@@ -47,7 +47,12 @@ export async function attemptWithRetry<T>(
   operation: (signal: AbortSignal) => Promise<T>,
 ): Promise<AttemptResult<T>> {
   let attempts = 0;
-  const deadline = timeout(Math.max(1, remainingMs), TimeoutStrategy.Aggressive);
+  // Not aborted on return: the signal of a write that is over has nothing left to stop, and aborting it
+  // would cost every write an AbortError and the HTTP client's abort path for a finished request.
+  const deadline = timeout(Math.max(1, remainingMs), {
+    strategy: TimeoutStrategy.Aggressive,
+    abortOnReturn: false,
+  });
   try {
     const value = await wrap(deadline, policy).execute(({ signal }) => {
       attempts++;

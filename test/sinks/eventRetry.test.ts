@@ -52,4 +52,16 @@ describe('attemptWithRetry', () => {
     expect(result.ok).toBe(false);
     expect(aborted).toBe(true);
   });
+
+  it('leaves the signal of a write that returned unaborted: the deadline stops only writes in flight', async () => {
+    let handed: AbortSignal | undefined;
+    const result = await attemptWithRetry(policy(4), 10_000, (signal) => {
+      handed = signal;
+      return Promise.resolve('done');
+    });
+    expect(result.ok).toBe(true);
+    // Aborting a finished write's signal would cost every write an AbortError and the HTTP
+    // client's abort path for a request that is already over.
+    expect(handed?.aborted).toBe(false);
+  });
 });
