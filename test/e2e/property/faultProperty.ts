@@ -153,6 +153,7 @@ export async function checkNoEventLost(
   const seenHost = { restarts: 0, moves: 0, delayedRestarts: 0, backwards: 0, killedActivities: 0 };
   const timingCounts: TimingCounts = { lateTimers: 0, earlyTimers: 0 };
   const limits = { wideHomes: 0, fullHomes: 0, keyChars: 0 };
+  let strayForms = 0;
   const orderings = new Set<OrderingMode>();
   const switching = { failed: false }; // a world without fresh modules cannot restart: one ordering
   await fc.assert(
@@ -167,6 +168,7 @@ export async function checkNoEventLost(
       if (arbitrary.limits.sensorsPerHome === 16) limits.wideHomes++;
       if (arbitrary.limits.sensorsPerHome === 120) limits.fullHomes++;
       if (arbitrary.limits.keyChar !== undefined) limits.keyChars++;
+      strayForms += (arbitrary.host.settingsEdits ?? []).filter((e) => e.stray !== undefined).length;
       seenHost.delayedRestarts += report.host.restartDelays.filter((d) => d > 0).length;
       seenHost.backwards += report.host.backwardsCheckpoints.length;
       seenHost.killedActivities += redisWorld.world.durable.redeliveries.length - redeliveriesBefore;
@@ -189,7 +191,7 @@ export async function checkNoEventLost(
   console.log(
     `property (${options.runPrefix}): ${runNumber} schedules run, seed ${options.seed}, ${trips} trips, ` +
       `${storeOutages} store outages, ${forcedResets} forced resets, ${seenHost.restarts} host restarts, ` +
-      `${seenHost.moves} partition moves, ordering ${[...orderings].join(' and ')}; ` +
+      `${seenHost.moves} partition moves, ${strayForms} stray forms of the switch, ordering ${[...orderings].join(' and ')}; ` +
       `${seenHost.delayedRestarts} delayed restarts, ${seenHost.killedActivities} activities killed and re-delivered, ` +
       `${seenHost.backwards} backwards checkpoints, ${timingCounts.lateTimers} late and ${timingCounts.earlyTimers} early timers; ` +
       `limits: ${limits.wideHomes} schedules with 16 sensors per home, ${limits.fullHomes} with 120, ${limits.keyChars} with a key character the service refuses`,

@@ -69,7 +69,16 @@ export const hostFaultsArbitrary = (sendSeconds: number): fc.Arbitrary<DrawnHost
     timeouts: fc.array(fc.record({ at: at(sendSeconds), partition: fc.integer({ min: 0, max: 3 }) }), {
       maxLength: 2,
     }),
-    settingsEdits: fc.array(fc.record({ at: at(sendSeconds) }), { maxLength: 2 }),
+    // Now and then the edit sets a stray form of the switch (AzureWebJobs_<fn>_Disabled).
+    settingsEdits: fc.array(
+      fc
+        .tuple(
+          at(sendSeconds),
+          fc.constantFrom(undefined, undefined, undefined, '1' as const, 'true' as const),
+        )
+        .map(([at, stray]) => (stray === undefined ? { at } : { at, stray })),
+      { maxLength: 2 },
+    ),
     wire: fc.record({ longs: fc.boolean() }),
     startConflict: fc.constantFrom(...START_CONFLICTS),
     watchdogRacesTrigger: fc.boolean(),
