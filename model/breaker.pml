@@ -14,6 +14,8 @@
  *                        instances keep running, then die mid-work), the email activity included
  *   STRAY_FORMS          someone sets another form of the switch (AzureWebJobs_<fn>_Disabled, or "1")
  *   APP_READS_ALL_FORMS  the app reads and clears every form of the switch, as the host reads them
+ *                        (1 = today's code, src/control/switchReading.ts; 0: the app saw only its own form)
+ *   OLD_NO_TRIP_WATCHDOG last round's watchdog: a store that knows no trip is left alone, strays included
  *   NOBODY_APPROVES      the operator never approves nor resets (the unattended trip)
  *   STORAGE_DOWN_WHOLE_MARGIN  the guard's storage is down for the whole margin (the documented limit)
  */
@@ -28,7 +30,10 @@
 #define STRAY_FORMS 0
 #endif
 #ifndef APP_READS_ALL_FORMS
-#define APP_READS_ALL_FORMS 0
+#define APP_READS_ALL_FORMS 1
+#endif
+#ifndef OLD_NO_TRIP_WATCHDOG
+#define OLD_NO_TRIP_WATCHDOG 0
 #endif
 #ifndef NOBODY_APPROVES
 #define NOBODY_APPROVES 0
@@ -438,7 +443,9 @@ end_r:
 
 /* @code runWatchdog: each tick reads the store; OPEN/HALF_OPEN without a live orchestration gets one
    (after the grace: never racing the trigger's own start); CLOSED after a trip with the trigger
-   disabled and no live orchestration gets it enabled (@code repairTrigger), unless in maintenance. */
+   disabled and no live orchestration gets it enabled (@code repairTrigger), unless in maintenance.
+   A store that knows no trip gets only the stray forms repaired: the breaker's own form then may be a
+   forgotten trip's disable, which that trip's approval lifts (@code breakerOwnDisable, G5). */
 proctype Watchdog() {
   mtype:bstate s;
   byte t;
@@ -447,7 +454,15 @@ end_w:
   :: atomic {
        s = st; t = st_trip;
        if
+#if OLD_NO_TRIP_WATCHDOG
        :: t == 0 -> skip
+#else
+       :: t == 0 ->
+          if
+          :: s == CLOSED && !maint && app_reads_disabled && !sw_dot -> clear_switch; settings_written()
+          :: else -> skip
+          fi
+#endif
        :: t != 0 && s != CLOSED -> !trig_starting[t]; start_orchestration(t, true)
        :: t != 0 && s == CLOSED ->
           if

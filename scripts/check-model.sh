@@ -89,12 +89,16 @@ run retention-move safety holds -DF_OUTAGE=1 -DF_MOVE=1 -DF_MAINT=1 -DMAXTRIP=1
 run retention-restart safety holds -DF_OUTAGE=1 -DF_EDIT=1 -DF_STORE=1 -DMAXTRIP=1
 run unattended safety holds -DNOBODY_APPROVES=1 -DF_OUTAGE=1 -DF_MOVE=1 -DF_STORE=1 -DMAXTRIP=1
 run unattended guard_saves holds -DNOBODY_APPROVES=1 -DF_OUTAGE=1 -DF_MOVE=1 -DMAXTRIP=1
+run stray-forms safety holds $NR -DSTRAY_FORMS=1 -DF_OUTAGE=1 -DF_STORE=1 -DMAXTRIP=1
+run stray-forms live holds $NR -DSTRAY_FORMS=1 -DF_OUTAGE=1 -DF_STORE=1 -DMAXTRIP=1
 
 # Red first: last round's orchestrator (a skipped disable ended the episode) strands the trigger.
 run last-round live violated $NR -DOLD_SKIPPED_DISABLE=1 -DF_OUTAGE=1 -DF_STORE=1 -DMAXTRIP=1
+# And last round's watchdog (a store without trips left alone) never repairs a stray form.
+run last-watchdog live violated $NR -DOLD_NO_TRIP_WATCHDOG=1 -DSTRAY_FORMS=1 -DF_OUTAGE=1 -DF_STORE=1 -DMAXTRIP=1
 
 if [ "$failed" != 0 ]; then
   echo "check-model: a property did not come out as expected (trail above)" >&2
   exit 1
 fi
-echo "check-model: every property held; last round's protocol still shows its violation"
+echo "check-model: every property held; last round's protocol still shows its violations"

@@ -28,6 +28,8 @@ export interface AcsServer {
 export async function startAcsServer(
   cert: SelfSignedCert,
   now: () => number = () => Date.now(),
+  /** Called with each accepted send's body (a world's inbox). */
+  onSent?: (body: unknown) => void,
 ): Promise<AcsServer> {
   const requests: ReceivedRequest[] = [];
   const repeatable = new Map<string, { body: string; reply: Reply }>();
@@ -43,14 +45,17 @@ export async function startAcsServer(
     if (!apiVersion) return [400, { error: { code: 'MissingApiVersion', message: 'api-version' } }];
     if (!req.headers.authorization) return [401, { error: { code: 'Denied', message: 'no auth' } }];
     if (req.method === 'POST' && req.path === '/emails:send') {
-      if (sendFailure !== undefined) {
-        const status = sendFailure;
-        sendFailure = undefined;
-        return [status, { error: { code: 'Simulated', message: `simulated HTTP ${status}` } }];
-      }
       const repeat = repeatability(req);
       if (repeat !== undefined && 'refused' in repeat) return repeat.refused;
       const earlier = repeat === undefined ? undefined : repeatable.get(repeat.requestId);
+      if (sendFailure !== undefined && earlier === undefined) {
+        const status = sendFailure;
+        sendFailure = undefined;
+        const reply: Reply = [status, { error: { code: 'Simulated', message: `simulated HTTP ${status}` } }];
+        // A repeat of a request refused with a 4xx gets that answer again; after a 5xx it runs again.
+        if (repeat !== undefined && status < 500) repeatable.set(repeat.requestId, { body: req.body, reply });
+        return reply;
+      }
       if (earlier !== undefined) {
         if (earlier.body !== req.body)
           return [
@@ -59,7 +64,9 @@ export async function startAcsServer(
           ];
         return earlier.reply; // a repeat within the tracked time: the first result, nothing sent again
       }
-      sent.push(JSON.parse(req.body));
+      const body: unknown = JSON.parse(req.body);
+      sent.push(body);
+      onSent?.(body);
       const operationId = req.headers['operation-id'];
       const id = typeof operationId === 'string' ? operationId : randomUUID();
       operations.set(id, [...script]);
@@ -82,7 +89,9 @@ export async function startAcsServer(
   };
 
   /**
-   * ACS "Repeatability of requests": both headers or neither; the id a GUID, the first-sent time an
+   * ACS "Repeatability of requests" (learn.microsoft.com/rest/api/communication/repeatable-requests):
+   * a repeat that matches the first request within the tracked time gets the first answer (2xx or 4xx)
+   * and sends nothing; a different body under the same id is a 400. Both headers or neither; the id a GUID, the first-sent time an
    * IMF-fixdate within the 5 minutes ACS tracks (older: 412).
    */
   const repeatability = (

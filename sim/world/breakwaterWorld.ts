@@ -5,6 +5,8 @@ import { bindingOfType, invokeRpc } from '../host/fakeFunctionsCore';
 import { type FunctionsHttpServer, startFunctionsHttpServer } from '../host/functionsHttpServer';
 import { makeSelfSignedCert } from '../net/selfSignedCert';
 import { type SmtpSink, startSmtpSink } from '../azure/smtpSink';
+import { type AcsServer, startAcsServer } from '../azure/acsServer';
+import type { ParsedMail } from 'mailparser';
 import { makeAppLoader } from '../host/appLoader';
 import { type AttachedHost, e2eEnv, e2eRuntimeOptions, type SinkWrite } from './worldParts';
 import type { SinkKind } from '../../src/config/sinkSettings';
@@ -46,6 +48,11 @@ export interface WorldOptions {
    * are repeatable; the demo starts at the real time of the run, so its pages and emails show today.
    */
   readonly startAt?: number;
+  /**
+   * The email provider: the SMTP sink (default) or the ACS stand-in (`world.acs`), whose accepted
+   * sends land in the same inbox (`world.smtp.received`), so links and counts read one place.
+   */
+  readonly email?: 'smtp' | 'acs';
 }
 
 /**
@@ -151,6 +158,14 @@ export class BreakwaterWorld {
     const arm = await startArmServer(cert, site);
     arm.setSettings({ FUNCTIONS_WORKER_RUNTIME: 'node', UNRELATED_SETTING: 'kept' });
     const smtp = await startSmtpSink();
+    const acs =
+      options.email === 'acs'
+        ? await startAcsServer(
+            cert,
+            () => clock.now(),
+            (body) => smtp.received.push(acsMail(body)),
+          )
+        : undefined;
     const hostRef: { host?: AttachedHost } = {};
     const timing = { current: options.timing ?? {} };
     const appRef = { ready: () => Promise.resolve() };
@@ -174,14 +189,22 @@ export class BreakwaterWorld {
     });
     const env = e2eEnv(options.storageConnectionString, site, smtp.port, http.baseUrl, {
       ...downstream.settings,
+      ...(acs ? { EMAIL_PROVIDER: 'acs', ACS_ENDPOINT: acs.url } : {}),
       ...options.settings,
     });
     const writes: SinkWrite[] = [];
-    const runtimeOptions = e2eRuntimeOptions({ clock, downstream, writes, armUrl: arm.url, ca: cert.cert });
+    const runtimeOptions = e2eRuntimeOptions({
+      clock,
+      downstream,
+      writes,
+      armUrl: arm.url,
+      ca: cert.cert,
+      acs: acs !== undefined,
+    });
     const loader = makeAppLoader(env, runtimeOptions, options.freshModules);
     appRef.ready = () => loader.ready();
     const runtime = await loader.load();
-    return new BreakwaterWorld(
+    const world = new BreakwaterWorld(
       timing,
       clock,
       downstream,
@@ -195,7 +218,12 @@ export class BreakwaterWorld {
       durable,
       http,
     );
+    world.acs = acs;
+    return world;
   }
+
+  /** The ACS stand-in when the world sends email through ACS (`WorldOptions.email`). */
+  acs: AcsServer | undefined;
 
   /** Whether the trigger is disabled according to the app settings, read in every form the host reads. */
   isDisabled(): boolean {
@@ -265,10 +293,17 @@ export class BreakwaterWorld {
       this.http.close(),
       this.smtp.close(),
       this.arm.close(),
+      this.acs?.close(),
       ...[this.current, ...this.retired].map((r) => r.breakerStore.close()),
       this.downstream.close(),
     ]);
   }
+}
+
+/** An ACS send's body as the inbox holds mail (subject and text: what links and counts read). */
+function acsMail(body: unknown): ParsedMail {
+  const content = (body as { content?: { subject?: string; plainText?: string } }).content;
+  return { subject: content?.subject, text: content?.plainText } as ParsedMail;
 }
 
 const settingsVersionOf = (arm: ArmServer) =>

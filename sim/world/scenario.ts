@@ -2,14 +2,14 @@ import type { BreakerStateName } from '../../src/breaker/breakerStore';
 import type { DeadLetterMessage } from '../../src/deadLetters/deadLetterMessage';
 import type { BreakwaterWorld } from './breakwaterWorld';
 import { EventHubModel, type HubEvent } from '../host/eventHubModel';
-import { eventBody } from './scenarioEvents';
+import { eventBody, type EventPlan, homeIdOf } from './scenarioEvents';
 import { applyHostFaults, type HostFaults } from './scenarioFaults';
 import type { TriggerHostModel } from '../host/triggerHostModel';
 import type { ServedHub } from './servedHub';
 import { worldTriggerHost } from './worldTriggerHost';
 
 /** A fault schedule and workload for one run; times are seconds from the run's start. */
-export interface ScenarioPlan extends HostFaults {
+export interface ScenarioPlan extends HostFaults, EventPlan {
   readonly run: string;
   readonly partitions: number;
   readonly events: number;
@@ -142,7 +142,7 @@ export async function runScenario(
   const makeEvent =
     plan.makeEvent ??
     ((i: number, now: number) => ({
-      partitionKey: `home-${plan.run}-${i % plan.homes}`,
+      partitionKey: homeIdOf(plan, i),
       body: eventBody(plan, i, now),
     }));
 

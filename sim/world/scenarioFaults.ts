@@ -1,5 +1,5 @@
 import type { WireOptions } from '../host/triggerWire';
-import type { BreakwaterWorld } from './breakwaterWorld';
+import { type BreakwaterWorld, FUNCTION_NAME } from './breakwaterWorld';
 import type { EventHubsExtension, TriggerHostModel } from '../host/triggerHostModel';
 
 /** Faults of the host itself in a scenario plan; times are seconds from the run's start. */
@@ -20,14 +20,18 @@ export interface HostFaults {
   readonly steals?: readonly { readonly at: number; readonly partition: number; readonly to?: number }[];
   /** Seeds the host's random choices (its randomised retry delays). */
   readonly hostSeed?: number;
-  /** Someone edits an unrelated app setting: every instance restarts. */
-  readonly settingsEdits?: readonly { readonly at: number }[];
+  /**
+   * Someone edits an unrelated app setting: every instance restarts. With `stray`, the edit sets a form
+   * of the switch the breaker never writes, `AzureWebJobs_<fn>_Disabled=<stray>`, which the host reads.
+   */
+  readonly settingsEdits?: readonly { readonly at: number; readonly stray?: '1' | 'true' }[];
 }
 
 /** Timeline wording of host faults. */
 export const HOST_FAULT_TIMELINE = {
   steal: (partition: string, to: string) => `partition ${partition} moved to instance ${to}`,
   settingsEdit: 'unrelated app setting edited (host restarts)',
+  strayForm: (setting: string) => `stray form of the switch set: ${setting} (host restarts)`,
   timeout: (partition: string) => `invocation of partition ${partition} times out`,
 } as const;
 
@@ -57,6 +61,12 @@ export function applyHostFaults(
   }
   for (const e of faults.settingsEdits ?? []) {
     if (e.at !== second) continue;
+    if (e.stray !== undefined) {
+      const name = `AzureWebJobs_${FUNCTION_NAME}_Disabled`;
+      world.arm.setSettings({ ...world.arm.settings(), [name]: e.stray });
+      entries.push(HOST_FAULT_TIMELINE.strayForm(`${name}=${e.stray}`));
+      continue;
+    }
     world.arm.setSettings({ ...world.arm.settings(), UNRELATED_SETTING: `edited at ${second}` });
     entries.push(HOST_FAULT_TIMELINE.settingsEdit);
   }

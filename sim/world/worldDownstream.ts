@@ -4,6 +4,7 @@ import { TableClient } from '@azure/data-tables';
 import type { SinkKind } from '../../src/config/sinkSettings';
 import type { ActivitySink } from '../../src/sinks/activitySink';
 import { readingVersion, type SensorActivityRow } from '../../src/sinks/homeActivityTableSink';
+import { encodeTableKey } from '../../src/sinks/tableKeys';
 import type { Clock } from '../../src/kernel/clock';
 import { type HttpDownstream, startHttpDownstream } from './httpDownstream';
 import type { Downstream } from './downstream';
@@ -102,13 +103,16 @@ export async function startWorldDownstream(kind: SinkKind): Promise<WorldDownstr
       ...(real.writeGroup ? { writeGroup: real.writeGroup.bind(real) } : {}),
     }),
     heldVersion: async (env, key) => {
-      const [homeId = '', sensorId = ''] = key.split('/');
+      // `homeId/sensorId`; a sensor id may hold a `/` (a drawn key character): split at the first.
+      const cut = key.indexOf('/');
+      const [homeId, sensorId] = cut < 0 ? [key, ''] : [key.slice(0, cut), key.slice(cut + 1)];
       if (http) return http.held(homeId, sensorId)?.body.version;
       table ??= TableClient.fromConnectionString(env.AzureWebJobsStorage ?? '', env.SINK_TABLE_NAME ?? '', {
         allowInsecureConnection: true,
       });
       try {
-        return (await table.getEntity<SensorActivityRow>(homeId, sensorId)).version;
+        return (await table.getEntity<SensorActivityRow>(encodeTableKey(homeId), encodeTableKey(sensorId)))
+          .version;
       } catch (error) {
         if (error instanceof RestError && error.statusCode === 404) return undefined;
         throw error;

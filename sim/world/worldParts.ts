@@ -60,11 +60,17 @@ export function e2eRuntimeOptions(parts: {
   readonly writes: SinkWrite[];
   readonly armUrl: string;
   readonly ca: string;
+  /** The ACS stand-in serves under the same certificate. */
+  readonly acs?: boolean;
 }): RuntimeOptions {
   const { clock, downstream, writes } = parts;
   return {
     clock,
     decorateSink: (real) => downstream.decorate(real, writes, clock),
-    endpoints: { credential: staticTokenCredential, arm: { url: parts.armUrl, ca: parts.ca } },
+    endpoints: {
+      credential: staticTokenCredential,
+      arm: { url: parts.armUrl, ca: parts.ca },
+      ...(parts.acs === true ? { acsCa: parts.ca } : {}),
+    },
   };
 }

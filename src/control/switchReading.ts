@@ -18,6 +18,11 @@ export function disabledSettingName(functionName: string): string {
   return `AzureWebJobs.${functionName}.Disabled`;
 }
 
+/** The `name=value` (as in `SwitchReading.disabledBy`) of the one disable the breaker writes; any other is stray. */
+export function breakerOwnDisable(functionName: string): string {
+  return `${disabledSettingName(functionName)}=true`;
+}
+
 /** Both names the host accepts (names must not contain `-` to work on Linux). */
 export function switchSettingNames(functionName: string): readonly [string, string] {
   return [disabledSettingName(functionName), `AzureWebJobs_${functionName}_Disabled`];

@@ -26,13 +26,14 @@ export interface WatchdogDeps {
 
 export type WatchdogResult =
   | { readonly action: 'none'; readonly reason: 'closed' | 'grace' | 'orchestration-running' }
-  | { readonly action: 'repaired'; readonly tripId: string }
+  | { readonly action: 'repaired'; readonly tripId: string | undefined }
   | { readonly action: 'checked'; readonly result: StartResult };
 
 /**
  * One watchdog tick: an OPEN or HALF_OPEN trip with no live orchestration gets one; a CLOSED episode
  * whose trigger is still disabled gets it enabled. A store that forgot every trip (tripId undefined,
- * e.g. Redis restarted empty) is left alone: the emailed approval link restarts that trigger (G5).
+ * e.g. Redis restarted empty, or a fresh deployment) gets only the forms the breaker never writes
+ * repaired: its own `Disabled=true` may be a forgotten trip's, which the emailed link lifts (G5).
  */
 export async function runWatchdog(
   deps: WatchdogDeps,
@@ -40,13 +41,13 @@ export async function runWatchdog(
   logger: Logger,
 ): Promise<WatchdogResult> {
   const state = await deps.store.getState();
-  if (state.tripId === undefined) return { action: 'none', reason: 'closed' };
   const closed = state.state === 'CLOSED';
   if (closed && deps.repair === undefined) return { action: 'none', reason: 'closed' };
   if (deps.clock.now() - state.since < deps.graceMs) return { action: 'none', reason: 'grace' };
   if (closed && deps.repair) {
     // A running orchestration re-reads the store before each ARM write and ends by itself.
-    const instance = await findInstance(client, breakerInstanceId(state.tripId));
+    const instance =
+      state.tripId === undefined ? undefined : await findInstance(client, breakerInstanceId(state.tripId));
     if (instance && isLive(instance)) return { action: 'none', reason: 'orchestration-running' };
     const repaired = await repairTrigger(
       deps.repair,
@@ -57,6 +58,7 @@ export async function runWatchdog(
     );
     return repaired ? { action: 'repaired', tripId: state.tripId } : { action: 'none', reason: 'closed' };
   }
+  if (state.tripId === undefined) return { action: 'none', reason: 'closed' };
   const result = await startBreakerOrchestration(
     client,
     { tripId: state.tripId, functionName: deps.functionName, failuresInWindow: undefined },

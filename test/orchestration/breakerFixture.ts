@@ -39,6 +39,15 @@ let counter = 0;
 
 let current: BreakerActivityDeps | undefined;
 
+/** A breaker that never tripped (its own partition of an Azurite table): CLOSED, no trip id. */
+export function freshStore(): TableBreakerStore {
+  const table = TableClient.fromConnectionString(inject('storageConnectionString'), tableName, {
+    allowInsecureConnection: true,
+    retryOptions: { maxRetries: 1 },
+  });
+  return makeTableBreakerStore({ table, name: `orch${counter++}x${Date.now().toString(36)}`, policy });
+}
+
 /** Registers the real orchestrator and activities once per test file; each episode swaps the deps. */
 export function registerBreaker(): void {
   registerBreakerWith(SETTINGS);
@@ -61,15 +70,7 @@ export type Episode = Awaited<ReturnType<typeof newEpisode>>;
 export async function newEpisode(
   extra: (clock: DurableHost['clock']) => Pick<BreakerActivityDeps, 'webhook'> = () => ({}),
 ) {
-  const table = TableClient.fromConnectionString(inject('storageConnectionString'), tableName, {
-    allowInsecureConnection: true,
-    retryOptions: { maxRetries: 1 },
-  });
-  const store: TableBreakerStore = makeTableBreakerStore({
-    table,
-    name: `orch${counter++}x${Date.now().toString(36)}`,
-    policy,
-  });
+  const store = freshStore();
   const tripped = await store.record(failures(6), T0);
   if (!tripped.tripped || tripped.tripId === undefined) throw new Error('the store did not trip');
   const tripId = tripped.tripId;

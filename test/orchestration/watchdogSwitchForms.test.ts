@@ -7,7 +7,7 @@ import { type ArmServer, staticTokenCredential, startArmServer } from '../../sim
 import { type DurableClientServer, startDurableClientServer } from '../../sim/durable/durableClientServer';
 import { makeSelfSignedCert } from '../../sim/net/selfSignedCert';
 import { recordingEmailSender } from '../support/recordingEmailSender';
-import { FN, MINUTE, newEpisode, registerBreaker, T0 } from './breakerFixture';
+import { FN, freshStore, MINUTE, newEpisode, registerBreaker, T0 } from './breakerFixture';
 
 // The host disables a function when AzureWebJobs.<fn>.Disabled OR AzureWebJobs_<fn>_Disabled is
 // "true" or "1" in any case: a form the breaker never writes still stops the trigger.
@@ -36,9 +36,10 @@ function recordingLogger() {
   };
 }
 
-async function closedWith(settings: Record<string, string>) {
-  const e = await newEpisode();
-  expect(await e.store.transition('OPEN', 'CLOSED', e.tripId, T0 + 1_000)).toBe(true);
+async function closedWith(settings: Record<string, string>, tripped = true) {
+  const e = tripped ? await newEpisode() : { store: freshStore(), tripId: undefined };
+  if (e.tripId !== undefined)
+    expect(await e.store.transition('OPEN', 'CLOSED', e.tripId, T0 + 1_000)).toBe(true);
   arm.setSettings({ FUNCTIONS_WORKER_RUNTIME: 'node', ...settings });
   const triggerSwitch = makeArmTriggerSwitch({
     target: site,
@@ -90,5 +91,32 @@ describe('watchdog: every form of the switch while CLOSED', () => {
       action: 'none',
       reason: 'closed',
     });
+  });
+
+  it('repairs a stray form while the store knows no trip (fresh, or Redis restarted empty)', async () => {
+    const stray = `AzureWebJobs_${FN}_Disabled`;
+    const { email, deps } = await closedWith({ [stray]: '1' }, false);
+    const logger = recordingLogger();
+    expect(await runWatchdog(deps, df.getClient(server.context()), logger)).toEqual({
+      action: 'repaired',
+      tripId: undefined,
+    });
+    expect(logger.warnings).toEqual([expect.stringContaining(`${stray}=1`)]);
+    expect(email.sent[0]!.text).toContain('the breaker store knows no trip');
+    expect(arm.settings()).toEqual({
+      FUNCTIONS_WORKER_RUNTIME: 'node',
+      [`AzureWebJobs.${FN}.Disabled`]: 'false',
+    });
+  });
+
+  it("leaves the breaker's own disable alone while the store knows no trip: a forgotten trip's link lifts it (G5)", async () => {
+    const own = { [`AzureWebJobs.${FN}.Disabled`]: 'true', [`AzureWebJobs_${FN}_Disabled`]: '1' };
+    const { email, deps } = await closedWith(own, false);
+    expect(await runWatchdog(deps, df.getClient(server.context()), recordingLogger())).toEqual({
+      action: 'none',
+      reason: 'closed',
+    });
+    expect(email.sent).toEqual([]);
+    expect(arm.settings()).toEqual({ FUNCTIONS_WORKER_RUNTIME: 'node', ...own });
   });
 });

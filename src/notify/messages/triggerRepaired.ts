@@ -6,7 +6,8 @@ import { renderMessage } from './renderMessage';
 export interface TriggerRepairedInput {
   readonly to: readonly string[];
   readonly functionName: string;
-  readonly tripId: string;
+  /** Undefined when the store knows no trip (a stray form on a fresh store, or one Redis emptied). */
+  readonly tripId: string | undefined;
   readonly repairedAt: number;
   /** The settings (`name=value`) that disabled the trigger, as found. */
   readonly disabledBy: readonly string[];
@@ -16,7 +17,7 @@ export interface TriggerRepairedInput {
 export function triggerRepaired(input: TriggerRepairedInput): EmailMessage {
   return renderMessage({
     to: input.to,
-    subject: `${SUBJECT_TAG} ${input.functionName} trigger re-enabled by the watchdog (trip ${shortTripId(input.tripId)})`,
+    subject: `${SUBJECT_TAG} ${input.functionName} trigger re-enabled by the watchdog${input.tripId === undefined ? '' : ` (trip ${shortTripId(input.tripId)})`}`,
     title: `${input.functionName} was closed but its trigger was disabled`,
     blocks: [
       {
@@ -31,7 +32,7 @@ export function triggerRepaired(input: TriggerRepairedInput): EmailMessage {
         kind: 'facts',
         rows: [
           ['Function', input.functionName],
-          ['Trip id', input.tripId],
+          ['Trip id', input.tripId ?? 'none (the breaker store knows no trip)'],
           ['Disabled by', input.disabledBy.join(', ')],
         ],
       },

@@ -9,6 +9,7 @@ import { runScenario, type ScenarioPlan, type ScenarioReport } from '../../../si
 import {
   arrangeDuplicateStarts,
   arrangeTiming,
+  countTimers,
   hostFaultsArbitrary,
   lastHostFault,
   type TimingCounts,
@@ -52,8 +53,19 @@ export const planArbitrary = fc
       storeOutage: fc.option(windowDuring(base.sendSeconds), { nil: undefined }),
       operator: operatorFaultsArbitrary(base.sendSeconds),
       host: hostFaultsArbitrary(base.sendSeconds),
+      limits: limitsArbitrary,
     }),
   );
+
+/**
+ * Workloads at the Table service's limits (the storage conformance layer enforces them): 16 sensors of
+ * one home in a batch pass the 15 comparisons of one `$filter` in key mode; 120 fill a batch of 100
+ * with one home (a transaction of 100 operations); sensor ids with a character keys may not hold.
+ */
+const limitsArbitrary = fc.record({
+  sensorsPerHome: fc.constantFrom(undefined, undefined, 16, 120),
+  keyChar: fc.constantFrom(undefined, undefined, '/', '#', '?', '\\'),
+});
 
 /** A schedule as `planArbitrary` draws it. */
 export type DrawnSchedule = typeof planArbitrary extends fc.Arbitrary<infer T> ? T : never;
@@ -75,10 +87,14 @@ export async function runSchedule(
     lastHostFault(host),
   );
   arrangeDuplicateStarts(world, host);
-  arrangeTiming(world, host.timing, timingCounts);
+  arrangeTiming(world, host.timing);
   const plan: ScenarioPlan = {
     ...base,
     ...host,
+    ...(arbitrary.limits.sensorsPerHome === undefined
+      ? {}
+      : { sensorsPerHome: arbitrary.limits.sensorsPerHome }),
+    ...(arbitrary.limits.keyChar === undefined ? {} : { keyChar: arbitrary.limits.keyChar }),
     outages,
     crashes,
     run,
@@ -100,6 +116,7 @@ export async function runSchedule(
       : [],
   };
   const report = await runScenario(world, applyOperatorFaults(world, plan, arbitrary.operator));
+  countTimers(world, report.orchestrationIds, timingCounts);
   const problems = await invariantViolations(world, report, run, {
     storeLostTrips: storeOutage !== undefined,
   });
@@ -135,6 +152,8 @@ export async function checkNoEventLost(
   let forcedResets = 0;
   const seenHost = { restarts: 0, moves: 0, delayedRestarts: 0, backwards: 0, killedActivities: 0 };
   const timingCounts: TimingCounts = { lateTimers: 0, earlyTimers: 0 };
+  const limits = { wideHomes: 0, fullHomes: 0, keyChars: 0 };
+  let strayForms = 0;
   const orderings = new Set<OrderingMode>();
   const switching = { failed: false }; // a world without fresh modules cannot restart: one ordering
   await fc.assert(
@@ -146,6 +165,10 @@ export async function checkNoEventLost(
       orderings.add(orderingOf(redisWorld.world));
       const redeliveriesBefore = redisWorld.world.durable.redeliveries.length;
       const { report, problems } = await runSchedule(redisWorld, arbitrary, run, timingCounts);
+      if (arbitrary.limits.sensorsPerHome === 16) limits.wideHomes++;
+      if (arbitrary.limits.sensorsPerHome === 120) limits.fullHomes++;
+      if (arbitrary.limits.keyChar !== undefined) limits.keyChars++;
+      strayForms += (arbitrary.host.settingsEdits ?? []).filter((e) => e.stray !== undefined).length;
       seenHost.delayedRestarts += report.host.restartDelays.filter((d) => d > 0).length;
       seenHost.backwards += report.host.backwardsCheckpoints.length;
       seenHost.killedActivities += redisWorld.world.durable.redeliveries.length - redeliveriesBefore;
@@ -168,9 +191,10 @@ export async function checkNoEventLost(
   console.log(
     `property (${options.runPrefix}): ${runNumber} schedules run, seed ${options.seed}, ${trips} trips, ` +
       `${storeOutages} store outages, ${forcedResets} forced resets, ${seenHost.restarts} host restarts, ` +
-      `${seenHost.moves} partition moves, ordering ${[...orderings].join(' and ')}; ` +
+      `${seenHost.moves} partition moves, ${strayForms} stray forms of the switch, ordering ${[...orderings].join(' and ')}; ` +
       `${seenHost.delayedRestarts} delayed restarts, ${seenHost.killedActivities} activities killed and re-delivered, ` +
-      `${seenHost.backwards} backwards checkpoints, ${timingCounts.lateTimers} late and ${timingCounts.earlyTimers} early timers`,
+      `${seenHost.backwards} backwards checkpoints, ${timingCounts.lateTimers} late and ${timingCounts.earlyTimers} early timers; ` +
+      `limits: ${limits.wideHomes} schedules with 16 sensors per home, ${limits.fullHomes} with 120, ${limits.keyChars} with a key character the service refuses`,
   );
   // The schedules must actually exercise the breaker and the store outages, not only quiet runs.
   expect(trips).toBeGreaterThan(0);
