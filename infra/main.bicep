@@ -135,6 +135,9 @@ param alertRunbookBaseUrl string = 'docs/alerts.md'
 @description('Grant the deploying principal (principalId) Key Vault Secrets User on the vault, which `npm run verify` needs to sign approvals (GRANT_VERIFY_ROLE). Sandbox environments only.')
 param grantVerifyRunnerRole bool = false
 
+@description('Marks this deployment as a sandbox `npm run verify` may run its outage on (app setting BREAKWATER_VERIFY_ALLOWED=true; verify refuses any app without it). Off by default: never on production.')
+param allowVerify bool = false
+
 @description('Key Vault purge protection (on for production). Once on it cannot be turned off, and `azd down --purge` cannot purge the vault: its name stays taken for 7 days. Set false for throwaway environments.')
 param keyVaultPurgeProtection bool = true
 
@@ -388,6 +391,8 @@ module functionApp 'app/function-app.bicep' = {
       EMAIL_SENDER: communication.outputs.senderAddress
       APPROVERS: approvers
       APPROVAL_REQUIRE_SIGNED_IN: enableAppServiceAuth ? 'true' : 'false'
+      // Read by `npm run verify` through ARM only (docs/verify.md); the app ignores it.
+      BREAKWATER_VERIFY_ALLOWED: allowVerify ? 'true' : 'false'
       WEBHOOK_URL: empty(webhookUrl) ? '' : keyVaultReference(webhookUrlSecret!.outputs.secretUri)
       WEBHOOK_FORMAT: webhookFormat
       WEBHOOK_SIGNING_KEY: empty(webhookSigningKey) ? '' : keyVaultReference(webhookKeySecret!.outputs.secretUri)

@@ -55,6 +55,8 @@ export function makeAppClient(app: AppEndpoint, options: { readonly timeoutMs?: 
         method,
         headers: { 'x-functions-key': app.functionKey, 'content-type': 'application/json' },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        // The key goes to the app's host only: fetch would carry this header across a redirect.
+        redirect: 'error',
         signal,
       }),
     );

@@ -1,8 +1,11 @@
 /** Options of `npm run verify`; every one is in USAGE. */
 export interface VerifyOptions {
-  readonly target: 'azure' | 'local' | undefined;
-  /** azd environment name (default: AZURE_ENV_NAME, then .azure/config.json defaultEnvironment). */
+  /** Always named: no default, so a bare `npm run verify` can never reach the selected (production) env. */
+  readonly target: 'azure' | 'local';
+  /** azd environment name; required with `--target azure` (never taken from azd's selection). */
   readonly env: string | undefined;
+  /** The changes listed before the run are confirmed (needed when stdin is not a terminal). */
+  readonly yes: boolean;
   readonly events: number | undefined;
   readonly poisonEvery: number;
   readonly homes: number;
@@ -28,9 +31,12 @@ backlog to drain and the breaker to close, then accounts for every event. Exit 0
 every step in time; the app is left as found (fault off, breaker CLOSED, trigger enabled), also on Ctrl-C.
 
 Options:
-  --target azure|local      azure: the deployment of the selected azd environment (the default when
-                            one is selected); local: the simulator on this machine (the default otherwise)
-  --env NAME                azd environment to use (default: AZURE_ENV_NAME, then .azure/config.json)
+  --target azure|local      required. local: the simulator on this machine, changes nothing outside it;
+                            azure: the deployment of the azd environment named by --env, which must have
+                            opted in (app setting BREAKWATER_VERIFY_ALLOWED=true: sandboxes only)
+  --env NAME                with --target azure, required: the azd environment (.azure/NAME/.env)
+  --yes                     with --target azure: go on without asking after listing what the run will
+                            change (required when stdin is not a terminal; on a terminal it asks)
   --events N                readings to publish, 40 to 100000 (default 400 local, 1000 azure)
   --poison-every K          every K-th reading is not a reading (dead-lettered as poison); 0 = none (default 50)
   --homes H                 partition keys the readings spread over, 1 to 1000 (default 16)
@@ -54,9 +60,10 @@ const integer = (flag: string, raw: string | undefined, min: number, max: number
 export function parseVerifyArgs(
   argv: readonly string[],
 ): { kind: 'help' } | { kind: 'run'; options: VerifyOptions } {
-  let o: VerifyOptions = {
+  let o: Omit<VerifyOptions, 'target'> & { target: VerifyOptions['target'] | undefined } = {
     target: undefined,
     env: undefined,
+    yes: false,
     events: undefined,
     poisonEvery: 50,
     homes: 16,
@@ -68,6 +75,10 @@ export function parseVerifyArgs(
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i] ?? '';
     if (flag === '--help' || flag === '-h') return { kind: 'help' };
+    if (flag === '--yes') {
+      o = { ...o, yes: true };
+      continue;
+    }
     const value = argv[++i];
     switch (flag) {
       case '--target':
@@ -107,5 +118,14 @@ export function parseVerifyArgs(
         throw new VerifyArgsError(`unknown option ${flag} (see --help)`);
     }
   }
-  return { kind: 'run', options: o };
+  const { target } = o;
+  if (target === undefined)
+    throw new VerifyArgsError(
+      '--target is required: --target local (the simulator on this machine) or --target azure --env <name> (a sandbox deployment)',
+    );
+  if (target === 'azure' && o.env === undefined)
+    throw new VerifyArgsError(
+      '--target azure needs --env <name>: the azd environment of a sandbox (never the selected one by default)',
+    );
+  return { kind: 'run', options: { ...o, target } };
 }

@@ -28,8 +28,10 @@ export async function restoreApp(
   const lines: string[] = [];
   const signal = new AbortController().signal;
   try {
-    await client.setFault(false, 0, by);
-    lines.push('fault switch: fault cleared');
+    if (changes.faultSet) {
+      await client.setFault(false, 0, by);
+      lines.push('fault switch: fault cleared');
+    } else lines.push('fault switch: no fault was set by this run');
   } catch (error) {
     lines.push(`fault switch: could not clear the fault (${message(error)}); it expires by itself`);
   }

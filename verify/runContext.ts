@@ -1,6 +1,7 @@
 import type { AppClient } from './appClient';
 import type { PublishPhase, VerifyPlan } from './plan';
 import type { Milestones } from './report';
+import type { Restorer } from './stopGuard';
 import type { VerifyTarget } from './target';
 
 export interface RunSettings {
@@ -19,6 +20,8 @@ export interface RunDeps {
   readonly signal: AbortSignal;
   /** Called after each milestone (a test interrupts the run there). */
   readonly onMilestone?: (name: keyof Milestones) => void;
+  /** Given the run's restore as soon as the run starts (the stop guard restores with it if it must). */
+  readonly onRestorer?: (restorer: Restorer) => void;
 }
 
 /** What the run changed so far: the cleanup undoes exactly that, and nothing it found. */
@@ -34,6 +37,8 @@ export interface RunContext {
   readonly plan: VerifyPlan;
   readonly settings: RunSettings;
   readonly print: (line: string) => void;
+  /** Aborted when the run is told to stop (stopGuard.ts). */
+  readonly signal: AbortSignal;
   /** Who the app's logs and records name for this run's changes. */
   readonly by: string;
   /** Dead letters older than this (wall clock) are not the run's. */

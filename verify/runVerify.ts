@@ -13,6 +13,43 @@ import { isStageTimeoutError, isVerifyInterruptedError, seconds, throwIfAborted,
 
 export type { RunDeps, RunSettings } from './runContext';
 
+/** The longest the cleanup may take (each call in it is bounded too; ARM writes restart the app). */
+export const RESTORE_BOUND_MS = 150_000;
+
+/**
+ * The cleanup, run at most once whoever asks first (the run's end or the stop guard) and bounded in
+ * time: a second run of it would undo nothing more, and two at once could interleave their writes.
+ */
+function restoreOnce(restore: () => Promise<Restoration>) {
+  let running: Promise<Restoration> | undefined;
+  return {
+    started: () => running !== undefined,
+    run(): Promise<Restoration> {
+      running ??= bounded(restore());
+      return running;
+    },
+  };
+}
+
+async function bounded(restoring: Promise<Restoration>): Promise<Restoration> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<Restoration>((resolve) => {
+    timer = setTimeout(() => {
+      resolve({
+        lines: [
+          `the restore did not finish within ${RESTORE_BOUND_MS / 1000} s: check the app by hand (docs/verify.md)`,
+        ],
+        restored: false,
+      });
+    }, RESTORE_BOUND_MS);
+  });
+  try {
+    return await Promise.race([restoring, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export interface VerifyResult {
   readonly exitCode: number;
   readonly counts: RunCounts | undefined;
@@ -53,6 +90,7 @@ export async function runVerify(
     plan,
     settings,
     print,
+    signal: deps.signal,
     by: `npm run verify (run ${plan.run})`,
     // Blob times are the storage's wall clock; two minutes of slack for clock skew.
     wallSince: new Date(Date.now() - 120_000),
@@ -79,6 +117,8 @@ export async function runVerify(
       print(`OK published ${sent} readings ${PHASE_WORDS[phase]} (${elapsed()})`);
     },
   };
+  const restorer = restoreOnce(() => restoreApp(c.client, target, c.by, c.changes));
+  deps.onRestorer?.({ run: async () => (await restorer.run()).lines, started: restorer.started });
   print(
     `Breakwater verify, run ${plan.run}: ${plan.events} readings (${poisonCount(plan)} poison) over ${plan.homes} partition keys, target ${target.kind}`,
   );
@@ -101,7 +141,7 @@ export async function runVerify(
   await producer.close().catch(() => undefined);
   print('');
   print('Restoring the app:');
-  const restoration = await restoreApp(c.client, target, c.by, c.changes);
+  const restoration = await restorer.run();
   for (const line of restoration.lines) print(`  ${line}`);
   const { exitCode, counts } = await finishRun(c, { failure, interrupted, restoration });
   return { exitCode, counts, milestones: c.milestones, restoration, failure };

@@ -3,6 +3,7 @@ import { mintApprovalLink } from './mintApprovalLink';
 import { phaseRange } from './plan';
 import { countRun } from './report';
 import type { RunContext } from './runContext';
+import { throwIfAborted } from './waitFor';
 
 /** Not a timeout but a step that answered wrong (an approval refused, a breaker not CLOSED at the start). */
 export class VerifyStepError extends Error {
@@ -32,6 +33,8 @@ export async function runSteps(c: RunContext): Promise<void> {
   // be unable to approve. Kept in this function's memory only.
   const signingKey = await target.signingKey();
   c.print(`OK breaker CLOSED, trigger enabled, approval signing key readable (${c.elapsed()})`);
+  // A stop that came while the run was reading (a closed pipe, SIGHUP) must keep it from changing anything.
+  throwIfAborted(c.signal);
   c.changes.faultSwitchEnabled = true;
   c.print(await target.enableFaultSwitch());
   await c.wait('fault switch answers', async () =>
@@ -48,6 +51,7 @@ export async function runSteps(c: RunContext): Promise<void> {
   });
   c.checkpoints.faultOn = await readCheckpointPositions(target.stores);
 
+  throwIfAborted(c.signal);
   c.changes.faultSet = true;
   await client.setFault(true, c.settings.faultMinutes, c.by);
   c.mark('faultOn', `fault switch ON: sample sink down for at most ${c.settings.faultMinutes} min`);

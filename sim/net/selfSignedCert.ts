@@ -9,10 +9,11 @@ export interface SelfSignedCert {
 }
 
 /**
- * A throwaway certificate for 127.0.0.1 and localhost, made with openssl at test start. The key only
+ * A throwaway certificate for 127.0.0.1 and localhost (and `dnsNames`, e.g. `*.vault.localhost` for
+ * stand-ins reached by a service's own host name), made with openssl at test start. The key only
  * lives in memory once read: the temporary directory is removed at once and nothing is committed.
  */
-export function makeSelfSignedCert(): SelfSignedCert {
+export function makeSelfSignedCert(dnsNames: readonly string[] = []): SelfSignedCert {
   const dir = mkdtempSync(path.join(tmpdir(), 'bw-cert-'));
   try {
     const keyFile = path.join(dir, 'key.pem');
@@ -36,7 +37,7 @@ export function makeSelfSignedCert(): SelfSignedCert {
         '-subj',
         '/CN=localhost',
         '-addext',
-        'subjectAltName=IP:127.0.0.1,DNS:localhost',
+        `subjectAltName=${['IP:127.0.0.1', 'DNS:localhost', ...dnsNames.map((n) => `DNS:${n}`)].join(',')}`,
       ],
       { encoding: 'utf8' },
     );

@@ -12,6 +12,14 @@ export const faultSwitchSettings = {
     default: 'false',
     example: 'false',
   }),
+  BREAKWATER_VERIFY_ALLOWED: boolean({
+    description:
+      'Marks a sandbox deployment that `npm run verify` may run its outage on (it reads this through ARM and refuses ' +
+      'any app without it). The app itself ignores it. Set by the Bicep parameter allowVerify ' +
+      '(`azd env set BREAKWATER_VERIFY_ALLOWED true`); never on production.',
+    default: 'false',
+    example: 'false',
+  }),
   FAULT_SWITCH_MAX_MINUTES: integer({
     description:
       'Longest a fault may be set for; it switches itself off when its time is up, whatever happens to the caller.',

@@ -124,6 +124,14 @@ describe('compiled infra/main.bicep', () => {
     });
   });
 
+  it('marks the app as open to npm run verify only when asked (allowVerify, default off)', () => {
+    const parameters = isObject(template.parameters) ? template.parameters : {};
+    expect(parameters.allowVerify).toEqual(expect.objectContaining({ type: 'bool', defaultValue: false }));
+    expect(bicepAppSettings(template).BREAKWATER_VERIFY_ALLOWED).toBe(
+      "[if(parameters('allowVerify'), 'true', 'false')]",
+    );
+  });
+
   it('grants the verify runner Key Vault Secrets User only when asked (GRANT_VERIFY_ROLE)', () => {
     const parameters = isObject(template.parameters) ? template.parameters : {};
     expect(parameters.grantVerifyRunnerRole).toEqual(

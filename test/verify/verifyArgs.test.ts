@@ -1,12 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
 import { describe, expect, it } from 'vitest';
 
 import { parseVerifyArgs, USAGE } from '../../verify/args';
 import { parseDotenv } from '../../verify/azure/azdEnvironment';
-import { chooseTarget } from '../../verify/chooseTarget';
 
 const options = (argv: string[]) => {
   const parsed = parseVerifyArgs(argv);
@@ -28,11 +23,12 @@ describe('npm run verify options', () => {
       '--stage-timeout': ['300'],
       '--approver': ['Verify run'],
       '--credential-timeout': ['20'],
+      '--yes': [],
       '--help': [],
     };
     expect(documented.sort()).toEqual(Object.keys(samples).sort());
     for (const [flag, value] of Object.entries(samples))
-      expect(() => parseVerifyArgs([flag, ...value])).not.toThrow();
+      expect(() => parseVerifyArgs(['--target', 'local', flag, ...value])).not.toThrow();
   });
 
   it.each([
@@ -44,12 +40,13 @@ describe('npm run verify options', () => {
     [['--approver', ''], '--approver expects a name of 1 to 100 characters'],
     [['--force'], 'unknown option --force (see --help)'],
   ])('refuses %j: %s', (argv, message) => {
-    expect(() => parseVerifyArgs(argv)).toThrow(message);
+    expect(() => parseVerifyArgs(['--target', 'local', ...argv])).toThrow(message);
   });
 
   it('defaults: the sizes per target are chosen later, the rest here', () => {
-    expect(options([])).toMatchObject({
-      target: undefined,
+    expect(options(['--target', 'local'])).toMatchObject({
+      target: 'local',
+      yes: false,
       events: undefined,
       poisonEvery: 50,
       faultMinutes: 10,
@@ -57,23 +54,27 @@ describe('npm run verify options', () => {
   });
 });
 
-describe('which target', () => {
-  const dir = (config?: unknown) => {
-    const d = mkdtempSync(join(tmpdir(), 'bw-target-'));
-    if (config !== undefined) {
-      mkdirSync(join(d, '.azure'));
-      writeFileSync(join(d, '.azure', 'config.json'), JSON.stringify(config));
-    }
-    return d;
-  };
-  it('is azure when an azd environment is selected, local otherwise, --target first', () => {
-    expect(chooseTarget(options([]), dir(), {})).toBe('local');
-    expect(chooseTarget(options([]), dir({ defaultEnvironment: 'sandbox' }), {})).toBe('azure');
-    expect(chooseTarget(options([]), dir(), { AZURE_ENV_NAME: 'sandbox' })).toBe('azure');
-    expect(chooseTarget(options(['--env', 'x']), dir(), {})).toBe('azure');
-    expect(chooseTarget(options(['--target', 'local']), dir({ defaultEnvironment: 'sandbox' }), {})).toBe(
-      'local',
+describe('which target: always named, never the selected azd environment', () => {
+  it('refuses a run without --target', () => {
+    expect(() => parseVerifyArgs([])).toThrow(
+      '--target is required: --target local (the simulator on this machine) or --target azure --env <name> (a sandbox deployment)',
     );
+    expect(() => parseVerifyArgs(['--env', 'sandbox', '--yes'])).toThrow('--target is required');
+  });
+
+  it('refuses --target azure without --env', () => {
+    expect(() => parseVerifyArgs(['--target', 'azure', '--yes'])).toThrow(
+      '--target azure needs --env <name>: the azd environment of a sandbox (never the selected one by default)',
+    );
+  });
+
+  it('takes --target azure --env NAME, and --yes', () => {
+    expect(options(['--target', 'azure', '--env', 'sandbox'])).toMatchObject({
+      target: 'azure',
+      env: 'sandbox',
+      yes: false,
+    });
+    expect(options(['--yes', '--target', 'azure', '--env', 'sandbox']).yes).toBe(true);
   });
 });
 

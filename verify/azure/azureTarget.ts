@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { WebSiteManagementClient } from '@azure/arm-appservice';
 import type { TokenCredential } from '@azure/core-auth';
 import { TableClient } from '@azure/data-tables';
 import { EventHubProducerClient } from '@azure/event-hubs';
@@ -12,64 +11,80 @@ import { settings } from '../../src/config/settings';
 import { readSwitch } from '../../src/control/switchReading';
 import { makeAppClient } from '../appClient';
 import type { VerifyTarget } from '../target';
+import { armSite } from './armSite';
 import type { AzdValues } from './azdEnvironment';
+import { type AzureCloud, serviceUrl } from './azureCloud';
 import { AzureSetupError } from './azureSetupError';
 import { readSigningKey } from './keyVaultSecret';
 
 const FAULT_SETTING = 'FAULT_SWITCH_ENABLED';
+/** Only a sandbox carries it (Bicep parameter allowVerify, default off): the run refuses any other app. */
+export const OPT_IN_SETTING = 'BREAKWATER_VERIFY_ALLOWED';
+
+export interface AzureTarget extends VerifyTarget {
+  /** Every change the run will make, listed before it makes any (and confirmed, or --yes). */
+  readonly changes: readonly string[];
+}
 
 /**
- * The deployment of one azd environment, found through ARM: the function app's host key (for the
- * operator API), its settings (sink table, dead-letter container), and the storage the host
- * checkpoints to. Every call is made with the signed-in credential; the key stays in memory.
+ * The deployment of one azd environment, found through ARM. Every URL is built from validated names
+ * (azureNames.ts) with its host checked (azureCloud.ts); the app's URL is the site's defaultHostName from
+ * ARM, and an azd file that names another host is refused before the host key is even read. The app must
+ * have opted in (BREAKWATER_VERIFY_ALLOWED=true). Nothing is changed here; the key stays in memory.
  */
-export async function createAzureTarget(azd: AzdValues, credential: TokenCredential): Promise<VerifyTarget> {
+export async function createAzureTarget(
+  azd: AzdValues,
+  envName: string,
+  cloud: AzureCloud,
+  credential: TokenCredential,
+): Promise<AzureTarget> {
   const rg = azd.AZURE_RESOURCE_GROUP;
   const site = azd.AZURE_FUNCTION_APP_NAME;
-  const arm = new WebSiteManagementClient(credential, azd.AZURE_SUBSCRIPTION_ID);
-  const readSettings = async () => (await arm.webApps.listApplicationSettings(rg, site)).properties ?? {};
-  let found: Record<string, string>;
-  let functionKey: string | undefined;
-  try {
-    found = await readSettings();
-    functionKey = (await arm.webApps.listHostKeys(rg, site)).functionKeys?.default;
-  } catch (error) {
+  const account = azd.AZURE_STORAGE_ACCOUNT_NAME;
+  const vaultUrl = serviceUrl(cloud.keyVault, azd.AZURE_KEY_VAULT_NAME, 'AZURE_KEY_VAULT_NAME');
+  const blobUrl = serviceUrl(cloud.blob, account, 'AZURE_STORAGE_ACCOUNT_NAME');
+  const tableUrl = serviceUrl(cloud.table, account, 'AZURE_STORAGE_ACCOUNT_NAME');
+  const arm = armSite(cloud, credential, {
+    subscriptionId: azd.AZURE_SUBSCRIPTION_ID,
+    resourceGroup: rg,
+    site,
+  });
+
+  const baseUrl = (await arm.url()).origin;
+  if (fileOrigin(azd.SERVICE_API_URI) !== baseUrl)
     throw new AzureSetupError(
-      `cannot read function app ${site} in ${rg} through ARM (${firstLine(error)}): you need Website Contributor on it`,
+      `azd environment "${envName}": SERVICE_API_URI is ${JSON.stringify(azd.SERVICE_API_URI.slice(0, 200))} but ARM reports function app ${site} at ${baseUrl} (its defaultHostName): the file does not describe this app (copied from another environment?). Nothing was sent to either; run \`azd env refresh -e ${envName}\``,
     );
-  }
-  if (functionKey === undefined) throw new AzureSetupError(`function app ${site} has no default host key`);
+  const found = await arm.readSettings();
+  if (found[OPT_IN_SETTING]?.trim().toLowerCase() !== 'true')
+    throw new AzureSetupError(
+      `function app ${site} has not opted in to verify runs (app setting ${OPT_IN_SETTING} is ${found[OPT_IN_SETTING] === undefined ? 'unset' : JSON.stringify(found[OPT_IN_SETTING].slice(0, 40))}, not true): run verify on a sandbox, after \`azd env set ${OPT_IN_SETTING} true -e ${envName} && azd provision -e ${envName}\` there (docs/verify.md); nothing was changed`,
+    );
   if ((found.SINK ?? 'table').toLowerCase() !== 'table')
     throw new AzureSetupError(
-      `${site} uses SINK=${found.SINK ?? ''}: the fault switch only takes the sample Table sink down`,
+      `${site} uses SINK=${found.SINK?.slice(0, 40) ?? ''}: the fault switch only takes the sample Table sink down`,
     );
+  const functionKey = await arm.functionKey();
   const previousFault = found[FAULT_SETTING];
-  const writeSetting = async (name: string, value: string | undefined) => {
-    const current = await readSettings();
-    const next = Object.fromEntries(Object.entries(current).filter(([k]) => k !== name));
-    if (value !== undefined) next[name] = value;
-    // A PUT that replaces all settings: read, merge, write (the trigger switch does the same).
-    await arm.webApps.updateApplicationSettings(rg, site, { properties: next });
-  };
-  const account = azd.AZURE_STORAGE_ACCOUNT_NAME;
-  const blobs = new BlobServiceClient(`https://${account}.blob.core.windows.net`, credential);
-  const app = { baseUrl: azd.SERVICE_API_URI, functionKey };
+  const sinkTable = found.SINK_TABLE_NAME ?? settings.SINK_TABLE_NAME.default ?? 'HomeActivity';
+  const blobs = new BlobServiceClient(blobUrl.origin, credential);
+  const app = { baseUrl, functionKey };
   const client = makeAppClient(app);
+  const previous = previousFault === undefined ? 'unset' : JSON.stringify(previousFault);
   return {
     kind: 'azure',
     describe: [
-      `Function app ${site} in resource group ${rg} (${azd.SERVICE_API_URI}), hub ${azd.EVENTHUB_NAME} on ${azd.EVENTHUB_FULLY_QUALIFIED_NAMESPACE}.`,
-      `Changes: sets ${FAULT_SETTING}=true for the run (the app restarts) and puts it back (${previousFault === undefined ? 'removed' : `"${previousFault}"`}) at the end;`,
-      'trips the breaker for real (the operators get the trip email), approves it, and leaves readings verify-<run>-* in the sink table.',
+      `Function app ${site} in resource group ${rg} (${baseUrl}, from ARM), hub ${azd.EVENTHUB_NAME} on ${azd.EVENTHUB_FULLY_QUALIFIED_NAMESPACE}.`,
+    ],
+    changes: [
+      `app setting ${FAULT_SETTING}=true on ${site} for the run (the app restarts), put back to ${previous} at the end;`,
+      `the fault switch takes the sample sink (table ${sinkTable}) down: the breaker trips for real, AzureWebJobs.${GUARDED_FUNCTION_NAME}.Disabled is set through ARM, the approvers get the trip email (and the webhook, if one is set);`,
+      'the trip is approved through the approval page, the breaker closes; readings verify-<run>-* stay in the sink table, poison ones as dead letters.',
     ],
     app,
     functionName: GUARDED_FUNCTION_NAME,
     stores: {
-      sinkTable: new TableClient(
-        `https://${account}.table.core.windows.net`,
-        found.SINK_TABLE_NAME ?? settings.SINK_TABLE_NAME.default ?? 'HomeActivity',
-        credential,
-      ),
+      sinkTable: new TableClient(tableUrl.origin, sinkTable, credential),
       deadLetters: blobs.getContainerClient(
         found.DEAD_LETTER_CONTAINER ?? settings.DEAD_LETTER_CONTAINER.default ?? 'dead-letters',
       ),
@@ -87,14 +102,14 @@ export async function createAzureTarget(azd: AzdValues, credential: TokenCredent
     pass: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined),
     createProducer: () =>
       new EventHubProducerClient(azd.EVENTHUB_FULLY_QUALIFIED_NAMESPACE, azd.EVENTHUB_NAME, credential),
-    triggerDisabled: async () => readSwitch(await readSettings(), GUARDED_FUNCTION_NAME).disabled,
+    triggerDisabled: async () => readSwitch(await arm.settings(), GUARDED_FUNCTION_NAME).disabled,
     async enableFaultSwitch() {
-      await writeSetting(FAULT_SETTING, 'true');
-      return `OK ${FAULT_SETTING}=true set on ${site} for this run (the app restarts; it was ${previousFault ?? 'unset'})`;
+      await arm.writeSetting(FAULT_SETTING, 'true');
+      return `OK ${FAULT_SETTING}=true set on ${site} for this run (the app restarts; it was ${previous})`;
     },
     async restoreFaultSwitch() {
-      await writeSetting(FAULT_SETTING, previousFault);
-      return `${FAULT_SETTING}: put back to ${previousFault === undefined ? 'unset (off)' : `"${previousFault}"`}`;
+      await arm.writeSetting(FAULT_SETTING, previousFault);
+      return `${FAULT_SETTING}: put back to ${previousFault === undefined ? 'unset (off)' : JSON.stringify(previousFault)} on ${site}`;
     },
     // Azure sends the email through ACS; the run cannot read the operators' mailbox. The orchestration
     // publishes 'awaiting-approval' only after its email step, so that phase is the notice seen.
@@ -104,10 +119,17 @@ export async function createAzureTarget(azd: AzdValues, credential: TokenCredent
         ? 'the orchestration sent the trip notice (phase awaiting-approval)'
         : undefined;
     },
-    signingKey: () => readSigningKey(azd.AZURE_KEY_VAULT_NAME, credential),
+    signingKey: () => readSigningKey(vaultUrl, credential),
     close: () => Promise.resolve(),
   };
 }
 
-export const firstLine = (error: unknown) =>
-  (error instanceof Error ? error.message : String(error)).split('\n')[0]?.slice(0, 200) ?? '';
+/** The azd file's SERVICE_API_URI as an origin to compare (a path or query makes it another URL). */
+function fileOrigin(uri: string): string | undefined {
+  try {
+    const url = new URL(uri);
+    return url.pathname.replace(/\/+$/, '') === '' && !url.search && !url.hash ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -10,13 +10,16 @@ export const SIGNING_KEY_SECRET = 'approval-signing-key';
  * credential, which needs the Key Vault Secrets User role on the vault. The value is returned to the
  * caller only: never printed, logged or written anywhere.
  */
-export async function readSigningKey(vaultName: string, credential: TokenCredential): Promise<string> {
+export async function readSigningKey(vault: URL, credential: TokenCredential): Promise<string> {
+  const vaultName = vault.hostname;
   const token = await credential.getToken('https://vault.azure.net/.default');
   if (!token) throw new AzureSetupError('no Key Vault token for the signed-in credential');
   const res = await fetch(
-    `https://${vaultName}.vault.azure.net/secrets/${SIGNING_KEY_SECRET}?api-version=7.4`,
+    // The vault's URL is built from a validated name with its host checked (azureCloud.ts).
+    new URL(`/secrets/${SIGNING_KEY_SECRET}?api-version=7.4`, vault),
     {
       headers: { authorization: `Bearer ${token.token}` },
+      redirect: 'error',
       signal: AbortSignal.timeout(20_000),
     },
   );
