@@ -72,6 +72,9 @@ param deadLetterContainerName string = 'dead-letters'
 @description('DEAD_LETTER_QUEUE')
 param deadLetterQueueName string = 'dead-letters'
 
+@description('MAINTENANCE_CONTAINER (keep it between deployments: the maintenance record lives there)')
+param maintenanceContainerName string = 'breakwater-maintenance'
+
 @description('Data location of Azure Communication Services, e.g. United States, Europe, UK.')
 param communicationDataLocation string = 'United States'
 
@@ -232,6 +235,7 @@ module storage 'core/storage.bicep' = {
     deploymentContainerName: deploymentContainerName
     deadLetterContainerName: deadLetterContainerName
     deadLetterQueueName: deadLetterQueueName
+    maintenanceContainerName: maintenanceContainerName
     tableNames: [sinkTableName, breakerTableName]
     publicNetworkAccessDisabled: vnetEnabled
     logAnalyticsWorkspaceId: monitoring.outputs.logAnalyticsWorkspaceId
@@ -374,6 +378,7 @@ module functionApp 'app/function-app.bicep' = {
       BREAKER_TABLE_NAME: breakerTableName
       DEAD_LETTER_CONTAINER: deadLetterContainerName
       DEAD_LETTER_QUEUE: deadLetterQueueName
+      MAINTENANCE_CONTAINER: maintenanceContainerName
       BREAKER_STORE: breakerStore
       REDIS_CONNECTION: breakerStore == 'redis' ? redis!.outputs.connectionUrl : ''
       REDIS_AUTH: 'entra'

@@ -86,8 +86,8 @@ var rules = [
   {
     name: 'trigger-disabled-while-closed'
     severity: 1
-    description: 'The trigger is disabled while the breaker is CLOSED: nothing will re-enable it; enable it by hand (docs/operations.md).'
-    query: '${telemetryRows('Breakwater.Heartbeat')} | where tostring(d.state) == "CLOSED" and tobool(d.triggerDisabled) == true'
+    description: 'The trigger is disabled while the breaker is CLOSED and not in maintenance: nothing will re-enable it; enable it by hand (docs/operations.md).'
+    query: '${telemetryRows('Breakwater.Heartbeat')} | where tostring(d.state) == "CLOSED" and tobool(d.triggerDisabled) == true and isnull(toint(d.maintenanceSeconds))'
     measure: ''
     aggregation: 'Count'
     operator: 'GreaterThan'
@@ -144,7 +144,7 @@ var rules = [
     name: 'trigger-stalled-while-closed'
     severity: 1
     description: 'Events wait and no checkpoint has moved for ${stalledMinutesThreshold} minutes while CLOSED and the trigger enabled: the trigger stopped consuming.'
-    query: '${telemetryRows('Breakwater.Heartbeat')} | where tostring(d.state) == "CLOSED" and tobool(d.triggerDisabled) != true | extend stalledSeconds = toint(d.stalledSeconds) | where isnotnull(stalledSeconds) | project timestamp, stalledSeconds'
+    query: '${telemetryRows('Breakwater.Heartbeat')} | where tostring(d.state) == "CLOSED" and tobool(d.triggerDisabled) != true and isnull(toint(d.maintenanceSeconds)) | extend stalledSeconds = toint(d.stalledSeconds) | where isnotnull(stalledSeconds) | project timestamp, stalledSeconds'
     measure: 'stalledSeconds'
     aggregation: 'Maximum'
     operator: 'GreaterThan'
