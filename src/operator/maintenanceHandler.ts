@@ -53,8 +53,8 @@ async function handle(
   if (!signedIn.ok) return { status: signedIn.status, body: { error: signedIn.error } };
   const by = signedIn.approver ?? body.value.by ?? 'operator API';
   return body.value.action === 'enter'
-    ? enter(deps, context, { reason: body.value.reason, by, since: deps.clock.now() })
-    : leave(deps, context, by);
+    ? enterMaintenance(deps, context, { reason: body.value.reason, by, since: deps.clock.now() })
+    : leaveMaintenance(deps, context, by);
 }
 
 async function read(deps: OperatorDeps): Promise<Answer> {
@@ -72,7 +72,11 @@ async function read(deps: OperatorDeps): Promise<Answer> {
   }
 }
 
-async function enter(deps: OperatorDeps, context: InvocationContext, m: Maintenance): Promise<Answer> {
+async function enterMaintenance(
+  deps: OperatorDeps,
+  context: InvocationContext,
+  m: Maintenance,
+): Promise<Answer> {
   let result;
   try {
     result = await deps.maintenance.enter(m);
@@ -104,7 +108,7 @@ async function enter(deps: OperatorDeps, context: InvocationContext, m: Maintena
   return { status: 200, body: { action: 'entered', maintenance: view(entered), triggerDisabled: true } };
 }
 
-async function leave(deps: OperatorDeps, context: InvocationContext, by: string): Promise<Answer> {
+async function leaveMaintenance(deps: OperatorDeps, context: InvocationContext, by: string): Promise<Answer> {
   let ended;
   try {
     // The breaker first: with its state unknown, the trigger could not be enabled safely.
