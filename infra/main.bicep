@@ -125,6 +125,10 @@ param alertLagEvents int = 100000
 @description('Alert rule: minutes a partition may have events waiting without its checkpoint moving, while CLOSED, before the trigger-stalled alert fires.')
 param alertStalledMinutes int = 10
 
+@minValue(1)
+@description('Alert rule: hours in maintenance mode (the trigger stopped on purpose) before the maintenance-too-long alert fires.')
+param alertMaintenanceHours int = 24
+
 @description('Resource ids of the team\'s own action groups (pager, SMS, ITSM): every alert notifies them besides the approvers.')
 param alertActionGroupIds string[] = []
 
@@ -194,6 +198,7 @@ module alerts 'core/alerts.bicep' = {
     heldMinutesThreshold: alertHeldMinutes
     lagEventsThreshold: alertLagEvents
     stalledMinutesThreshold: alertStalledMinutes
+    maintenanceHoursThreshold: alertMaintenanceHours
     actionGroupIds: alertActionGroupIds
     alertWebhookUrl: alertWebhookUrl
     runbookBaseUrl: alertRunbookBaseUrl

@@ -18,6 +18,8 @@ param heldMinutesThreshold int
 param lagEventsThreshold int
 @description('Minutes a partition may have events waiting without its checkpoint moving, while CLOSED, before the stalled-trigger alert fires.')
 param stalledMinutesThreshold int
+@description('Hours in maintenance mode before the maintenance-too-long alert fires (a stop on purpose someone forgot).')
+param maintenanceHoursThreshold int
 @description('Resource ids of action groups the team already has (pager, SMS, ITSM): every alert notifies them too.')
 param actionGroupIds string[]
 @secure()
@@ -150,6 +152,17 @@ var rules = [
     operator: 'GreaterThan'
     threshold: stalledMinutesThreshold * 60
     window: 'PT10M'
+  }
+  {
+    name: 'maintenance-too-long'
+    severity: 3
+    description: 'The trigger has been stopped on purpose (maintenance mode) for more than ${maintenanceHoursThreshold} hours: events wait in the hub, which keeps them only for its retention.'
+    query: '${telemetryRows('Breakwater.Heartbeat')} | extend maintenanceSeconds = toint(d.maintenanceSeconds) | where isnotnull(maintenanceSeconds) | project timestamp, maintenanceSeconds'
+    measure: 'maintenanceSeconds'
+    aggregation: 'Maximum'
+    operator: 'GreaterThan'
+    threshold: maintenanceHoursThreshold * 3600
+    window: 'PT15M'
   }
   {
     name: 'heartbeat-missing'
