@@ -72,6 +72,9 @@ param deadLetterContainerName string = 'dead-letters'
 @description('DEAD_LETTER_QUEUE')
 param deadLetterQueueName string = 'dead-letters'
 
+@description('MAINTENANCE_CONTAINER (keep it between deployments: the maintenance record lives there)')
+param maintenanceContainerName string = 'breakwater-maintenance'
+
 @description('Data location of Azure Communication Services, e.g. United States, Europe, UK.')
 param communicationDataLocation string = 'United States'
 
@@ -121,6 +124,10 @@ param alertLagEvents int = 100000
 @minValue(5)
 @description('Alert rule: minutes a partition may have events waiting without its checkpoint moving, while CLOSED, before the trigger-stalled alert fires.')
 param alertStalledMinutes int = 10
+
+@minValue(1)
+@description('Alert rule: hours in maintenance mode (the trigger stopped on purpose) before the maintenance-too-long alert fires.')
+param alertMaintenanceHours int = 24
 
 @description('Resource ids of the team\'s own action groups (pager, SMS, ITSM): every alert notifies them besides the approvers.')
 param alertActionGroupIds string[] = []
@@ -194,6 +201,7 @@ module alerts 'core/alerts.bicep' = {
     heldMinutesThreshold: alertHeldMinutes
     lagEventsThreshold: alertLagEvents
     stalledMinutesThreshold: alertStalledMinutes
+    maintenanceHoursThreshold: alertMaintenanceHours
     actionGroupIds: alertActionGroupIds
     alertWebhookUrl: alertWebhookUrl
     runbookBaseUrl: alertRunbookBaseUrl
@@ -235,6 +243,7 @@ module storage 'core/storage.bicep' = {
     deploymentContainerName: deploymentContainerName
     deadLetterContainerName: deadLetterContainerName
     deadLetterQueueName: deadLetterQueueName
+    maintenanceContainerName: maintenanceContainerName
     tableNames: [sinkTableName, breakerTableName]
     publicNetworkAccessDisabled: vnetEnabled
     logAnalyticsWorkspaceId: monitoring.outputs.logAnalyticsWorkspaceId
@@ -377,6 +386,7 @@ module functionApp 'app/function-app.bicep' = {
       BREAKER_TABLE_NAME: breakerTableName
       DEAD_LETTER_CONTAINER: deadLetterContainerName
       DEAD_LETTER_QUEUE: deadLetterQueueName
+      MAINTENANCE_CONTAINER: maintenanceContainerName
       BREAKER_STORE: breakerStore
       REDIS_CONNECTION: breakerStore == 'redis' ? redis!.outputs.connectionUrl : ''
       REDIS_AUTH: 'entra'

@@ -311,7 +311,7 @@ a_reset:
 enabling:
     /* @planned drainSaved: saved events reach the sink before the trigger is enabled */
     !saved_exists;
-    /* @code enableTrigger: never while the store is OPEN; maintenance keeps the trigger off (@planned maintenance) */
+    /* @code enableTrigger: never while the store is OPEN; maintenance keeps the trigger off (@code HELD_BY_MAINTENANCE) */
 a_enable:
     atomic { act_begin(t); skipped = (st == OPEN); if :: !skipped && !maint -> pend[t] = 2 :: else -> skip fi };
     if
@@ -578,7 +578,7 @@ end_op:
        !b_manual && st != OPEN && trips < MAXTRIP ->
        b_manual = true; trips++; st = OPEN; st_trip = trips; start_orchestration(trips, false)
      }
-  /* @planned enterMaintenance / @planned leaveMaintenance: a supported stop that the watchdog respects */
+  /* @code enterMaintenance / @code leaveMaintenance: a supported stop that the watchdog respects */
   :: atomic { !b_maint && !maint -> b_maint = true; maint = true; if :: !sw_dot -> sw_dot = true; settings_written() :: else -> skip fi }
   :: atomic { maint -> maint = false; if :: st != OPEN && app_reads_disabled -> clear_switch; settings_written() :: else -> skip fi }
   /* an unrelated app-settings edit: the host restarts */

@@ -18,6 +18,8 @@ param heldMinutesThreshold int
 param lagEventsThreshold int
 @description('Minutes a partition may have events waiting without its checkpoint moving, while CLOSED, before the stalled-trigger alert fires.')
 param stalledMinutesThreshold int
+@description('Hours in maintenance mode before the maintenance-too-long alert fires (a stop on purpose someone forgot).')
+param maintenanceHoursThreshold int
 @description('Resource ids of action groups the team already has (pager, SMS, ITSM): every alert notifies them too.')
 param actionGroupIds string[]
 @secure()
@@ -86,8 +88,8 @@ var rules = [
   {
     name: 'trigger-disabled-while-closed'
     severity: 1
-    description: 'The trigger is disabled while the breaker is CLOSED: nothing will re-enable it; enable it by hand (docs/operations.md).'
-    query: '${telemetryRows('Breakwater.Heartbeat')} | where tostring(d.state) == "CLOSED" and tobool(d.triggerDisabled) == true'
+    description: 'The trigger is disabled while the breaker is CLOSED and not in maintenance: nothing will re-enable it; enable it by hand (docs/operations.md).'
+    query: '${telemetryRows('Breakwater.Heartbeat')} | where tostring(d.state) == "CLOSED" and tobool(d.triggerDisabled) == true and isnull(toint(d.maintenanceSeconds))'
     measure: ''
     aggregation: 'Count'
     operator: 'GreaterThan'
@@ -144,12 +146,23 @@ var rules = [
     name: 'trigger-stalled-while-closed'
     severity: 1
     description: 'Events wait and no checkpoint has moved for ${stalledMinutesThreshold} minutes while CLOSED and the trigger enabled: the trigger stopped consuming.'
-    query: '${telemetryRows('Breakwater.Heartbeat')} | where tostring(d.state) == "CLOSED" and tobool(d.triggerDisabled) != true | extend stalledSeconds = toint(d.stalledSeconds) | where isnotnull(stalledSeconds) | project timestamp, stalledSeconds'
+    query: '${telemetryRows('Breakwater.Heartbeat')} | where tostring(d.state) == "CLOSED" and tobool(d.triggerDisabled) != true and isnull(toint(d.maintenanceSeconds)) | extend stalledSeconds = toint(d.stalledSeconds) | where isnotnull(stalledSeconds) | project timestamp, stalledSeconds'
     measure: 'stalledSeconds'
     aggregation: 'Maximum'
     operator: 'GreaterThan'
     threshold: stalledMinutesThreshold * 60
     window: 'PT10M'
+  }
+  {
+    name: 'maintenance-too-long'
+    severity: 3
+    description: 'The trigger has been stopped on purpose (maintenance mode) for more than ${maintenanceHoursThreshold} hours: events wait in the hub, which keeps them only for its retention.'
+    query: '${telemetryRows('Breakwater.Heartbeat')} | extend maintenanceSeconds = toint(d.maintenanceSeconds) | where isnotnull(maintenanceSeconds) | project timestamp, maintenanceSeconds'
+    measure: 'maintenanceSeconds'
+    aggregation: 'Maximum'
+    operator: 'GreaterThan'
+    threshold: maintenanceHoursThreshold * 3600
+    window: 'PT15M'
   }
   {
     name: 'heartbeat-missing'

@@ -1,7 +1,8 @@
 // The app's own storage account (one per app: checkpoint traffic is heavy). It holds the Functions host
 // state and Event Hubs checkpoints, the Durable Functions task hub (Flex Consumption supports only the
 // Azure Storage backend), the deployment package container, the home activity and breaker tables, and
-// the dead letters (claim check: blob container + queue). Shared-key access is off: every client,
+// the dead letters (claim check: blob container + queue), the breaker's notice ledger and the maintenance
+// record (blobs that must outlive restarts and redeploys). Shared-key access is off: every client,
 // the host included, uses Entra ID.
 
 param location string
@@ -10,6 +11,7 @@ param name string
 param deploymentContainerName string
 param deadLetterContainerName string
 param deadLetterQueueName string
+param maintenanceContainerName string
 param tableNames string[]
 @description('Principal id of the app identity.')
 param identityPrincipalId string
@@ -49,6 +51,15 @@ resource storage 'Microsoft.Storage/storageAccounts@2025-01-01' = {
 
     resource deadLetters 'containers' = {
       name: deadLetterContainerName
+    }
+
+    // NOTICE_LEDGER_CONTAINER of src/notify/blobNoticeLedger.ts: what the breaker has sent per trip.
+    resource notices 'containers' = {
+      name: 'breakwater-notices'
+    }
+
+    resource maintenance 'containers' = {
+      name: maintenanceContainerName
     }
   }
 

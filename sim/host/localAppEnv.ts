@@ -20,6 +20,7 @@ export function localAppEnv(
     BREAKER_TABLE_NAME: `Breaker${id}`,
     DEAD_LETTER_CONTAINER: `dl-${id}`,
     DEAD_LETTER_QUEUE: `dl-${id}`,
+    MAINTENANCE_CONTAINER: `mt-${id}`,
     EVENT_RETRY_INITIAL_DELAY_MS: '1',
     EVENT_RETRY_MAX_DELAY_MS: '2',
     APPROVAL_SIGNING_KEY: 'test-signing-key-0123456789abcdef0123456789',

@@ -15,7 +15,12 @@ import type { SinkCall, WriteRefusal } from './downstream';
 import { DurableBackend, type StartConflict } from '../durable/durableBackend';
 import { SimClock } from '../host/simClock';
 import { startWorldDownstream, type WorldDownstream } from './worldDownstream';
-import { approvalLinksIn, approveLikeAPerson, drainDeadLetterQueue } from './operatorActions';
+import {
+  approvalLinksIn,
+  approveLikeAPerson,
+  drainDeadLetterQueue,
+  maintenanceRequest,
+} from './operatorActions';
 
 export type { AttachedHost, SinkWrite } from './worldParts';
 export const FUNCTION_NAME = 'ProcessSensorEvents';
@@ -280,6 +285,11 @@ export class BreakwaterWorld {
   /** Opens the emailed link, then submits the form like a person would ("approve anyway"). */
   approve(link: string, approver: string) {
     return approveLikeAPerson(link, approver);
+  }
+
+  /** Enters or leaves maintenance mode through the operator API, with the function key. */
+  maintenance(body: Parameters<typeof maintenanceRequest>[2]) {
+    return maintenanceRequest(this.http.baseUrl, FUNCTION_KEY, body);
   }
 
   /** Dead letters in the queue (read and removed). */

@@ -45,3 +45,19 @@ export async function drainDeadLetterQueue(env: Record<string, string>): Promise
     }
   }
 }
+
+/** `POST /api/breaker/maintenance` as an operator's script would send it, with the function key. */
+export async function maintenanceRequest(
+  baseUrl: string,
+  functionKey: string,
+  body:
+    | { readonly action: 'enter'; readonly reason: string; readonly by?: string }
+    | { readonly action: 'leave'; readonly by?: string },
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${baseUrl}/api/breaker/maintenance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-functions-key': functionKey },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}

@@ -9,6 +9,7 @@ import { queueRedriveRefusal } from '../deadLetters/redriveRefusal';
 import type { RedriveDeps } from '../deadLetters/redriveHandler';
 import { heldBacklogReaderFor } from './backlogRuntime';
 import { faultSwitchDeps } from './faultSwitchRuntime';
+import { maintenanceRecordFor } from './maintenanceRuntime';
 import { getRuntime, type Runtime } from './runtime';
 
 /** How long a dead letter waits before the next redrive attempt while the circuit is not CLOSED. */
@@ -61,6 +62,7 @@ export function createOperatorRuntime(runtime: Runtime): OperatorRuntime {
       },
       store: breakerStore,
       triggerSwitch,
+      maintenance: maintenanceRecordFor(runtime),
       deadLetterCount,
       orchestration,
       storeHealth: () => runtime.breaker.health(),

@@ -10,6 +10,7 @@ import { makeConsumerProgress } from '../hub/consumerProgress';
 import { heldBacklogReaderFor } from './backlogRuntime';
 import { webhookDeps } from './webhookDeps';
 import { blobNoticeLedger, NOTICE_LEDGER_CONTAINER } from '../notify/blobNoticeLedger';
+import { maintenanceRecordFor } from './maintenanceRuntime';
 import type { Runtime } from './runtime';
 
 /**
@@ -51,6 +52,7 @@ export function createActivityDeps(runtime: Runtime): BreakerActivityDeps {
     ...webhookDeps(config, runtime.clock),
     heldBacklog: heldBacklogReaderFor(runtime),
     notices: blobNoticeLedger(runtime.storage.container(NOTICE_LEDGER_CONTAINER)),
+    maintenance: maintenanceRecordFor(runtime),
   };
 }
 
@@ -68,6 +70,7 @@ export function createWatchdogDeps(runtime: Runtime): WatchdogDeps {
       approvers: config.email.approvers,
     },
     sink: runtime.sink,
+    maintenance: maintenanceRecordFor(runtime),
   };
 }
 
@@ -89,6 +92,7 @@ export function createHeartbeatDeps(runtime: Runtime): HeartbeatDeps {
         deadLetterCount: queueDeadLetterCount(runtime.storage.queue(config.processing.deadLetterQueue)),
         clock: runtime.clock,
         functionName: config.functionName,
+        maintenance: maintenanceRecordFor(runtime),
         ...(config.eventHub.heartbeatReadsBacklog && {
           consumerProgress: makeConsumerProgress(() => heldBacklogReaderFor(runtime)(false)),
         }),

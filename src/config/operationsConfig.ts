@@ -11,6 +11,8 @@ export interface OperationsConfig {
   /** APPROVAL_REQUIRE_SIGNED_IN: the approval POST needs an App Service principal listed in APPROVERS. */
   readonly requireSignedInApprover: boolean;
   readonly redisAuth: 'url' | 'entra';
+  /** MAINTENANCE_CONTAINER: where maintenance mode is recorded. */
+  readonly maintenanceContainer: string;
 }
 
 /**
@@ -58,6 +60,9 @@ export function readOperationsConfig(
       });
   }
   if (problems.length > before) return undefined;
+  // Has a default, so it is always there once validated.
+  const maintenanceContainer = v.MAINTENANCE_CONTAINER;
+  if (maintenanceContainer === undefined) throw new Error('internal: MAINTENANCE_CONTAINER has a default');
   return {
     webhook:
       v.WEBHOOK_URL === undefined
@@ -65,5 +70,6 @@ export function readOperationsConfig(
         : { url: v.WEBHOOK_URL, format, signingKey: v.WEBHOOK_SIGNING_KEY },
     requireSignedInApprover: v.APPROVAL_REQUIRE_SIGNED_IN ?? false,
     redisAuth,
+    maintenanceContainer,
   };
 }

@@ -1,5 +1,5 @@
 import { webhookFormats } from '../notify/webhook/webhookBodies';
-import { boolean, httpUrl, oneOf, signingKey } from './settingKinds';
+import { boolean, httpUrl, oneOf, signingKey, text } from './settingKinds';
 
 /**
  * The operations part of the settings catalogue (spread into `settings` in settings.ts, the one
@@ -36,5 +36,13 @@ export const operationsSettings = {
       'How the breaker reaches Redis: url (credentials, if any, in REDIS_CONNECTION) or entra (Azure Managed Redis with the managed identity: a Microsoft Entra token as the password, renewed before it expires).',
     default: 'url',
     example: 'url',
+  }),
+  MAINTENANCE_CONTAINER: text({
+    description:
+      'Blob container (in AzureWebJobsStorage) holding the maintenance-mode record: who stopped the trigger on purpose, why and since when, and the ended ones.',
+    default: 'breakwater-maintenance',
+    example: 'breakwater-maintenance',
+    pattern: /^[a-z0-9](?!.*--)[a-z0-9-]{1,61}[a-z0-9]$/,
+    expects: 'a container name: 3 to 63 lowercase letters, digits and single dashes',
   }),
 } as const;

@@ -16,6 +16,7 @@ export const telemetry = {
       'storeReachable',
       'waitingEvents',
       'stalledSeconds',
+      'maintenanceSeconds',
     ],
   },
   /** The moment a batch's failures trip the breaker (the heartbeat shows it within a minute too). */

@@ -7,7 +7,7 @@ import { readOperatorStatus } from './operatorStatus';
 
 /** `GET /api/breaker/dashboard` (function key): the status as one small HTML page. */
 export function makeDashboardHandler(deps: OperatorDeps): HttpHandler {
-  return withEnvironment(deps.environmentName, async (_request, context) =>
-    dashboardPage(await readOperatorStatus(deps, context), deps.policy),
+  return withEnvironment(deps.environmentName, async (request, context) =>
+    dashboardPage(await readOperatorStatus(deps, context), deps.policy, request.url),
   );
 }

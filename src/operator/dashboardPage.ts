@@ -7,6 +7,7 @@ import { isReadableTrip, readableTrips, type TripEntry, type TripRecord } from '
 import { safetyPanel } from '../approval/safetyPanel';
 import { describeBacklog } from '../hub/describeBacklog';
 import { failureChart } from './failureChart';
+import { maintenancePanel } from './maintenancePanel';
 import { groupIncidents } from './incidents';
 import { partitionTable } from './partitionTable';
 import type { OperatorPolicy } from './operatorDeps';
@@ -17,7 +18,11 @@ import { tripTimeline } from './tripTimeline';
 const REFRESH_SECONDS = 30;
 
 /** One self-contained page: badge, window chart, last-hour timeline, trip history, dead letters. */
-export function dashboardPage(s: OperatorStatus, policy: OperatorPolicy): HttpResponseInit {
+export function dashboardPage(
+  s: OperatorStatus,
+  policy: OperatorPolicy,
+  requestUrl: string,
+): HttpResponseInit {
   const state = s.breaker?.state ?? 'UNKNOWN';
   const body = html`<section class="card">
       <p>
@@ -38,7 +43,7 @@ export function dashboardPage(s: OperatorStatus, policy: OperatorPolicy): HttpRe
         </dd>
         <dt>Trigger</dt>
         <dd>
-          ${s.triggerDisabled === null ? 'unknown (local switch)' : s.triggerDisabled ? 'disabled' : 'enabled'}
+          ${s.triggerDisabled === null ? 'unknown (local switch)' : s.triggerDisabled ? 'disabled' : 'enabled'}${s.maintenance ? ' (maintenance)' : ''}
         </dd>
         <dt>Dead letters queued</dt>
         <dd id="dead-letters">${formatCount(s.deadLetters ?? undefined)}</dd>
@@ -55,6 +60,7 @@ export function dashboardPage(s: OperatorStatus, policy: OperatorPolicy): HttpRe
             </ul>`
       }
     </section>
+    ${maintenancePanel(s.maintenance, s.at, requestUrl)}
     ${state === 'OPEN' ? safetyPanel(s.currentTrip?.probe, s.held ?? undefined, s.at) : ''}
     <section class="card">
       <h2>Failures per ${policy.bucketSeconds} s, last ${policy.windowSeconds} s</h2>

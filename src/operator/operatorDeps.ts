@@ -4,6 +4,7 @@ import type { StoreHealth } from '../breaker/storeHealth';
 import type { ProgressSnapshot } from '../processing/partitionProgress';
 import type { OrchestrationControlFactory } from '../orchestration/orchestrationControl';
 import type { TriggerSwitch } from '../control/triggerSwitch';
+import type { MaintenanceRecord } from '../control/maintenance';
 import type { FaultSwitchDeps } from '../faults/faultHandler';
 import type { Clock } from '../kernel/clock';
 
@@ -23,6 +24,8 @@ export interface OperatorDeps {
   readonly policy: OperatorPolicy;
   readonly store: Omit<BreakerStore, 'record' | 'close'>;
   readonly triggerSwitch: TriggerSwitch;
+  /** Maintenance mode (`/api/breaker/maintenance`): the trigger stopped on purpose, durably recorded. */
+  readonly maintenance: MaintenanceRecord;
   /** Approximate number of queued dead letters (queue metadata); undefined when unknown. */
   readonly deadLetterCount: () => Promise<number | undefined>;
   readonly orchestration: OrchestrationControlFactory;

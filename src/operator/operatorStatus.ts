@@ -10,6 +10,7 @@ import {
   type WindowBucket,
 } from '../breaker/breakerStore';
 import { isTriggerDisabled } from '../control/triggerSwitch';
+import type { Maintenance } from '../control/maintenance';
 import { ensureError } from '../kernel/ensureError';
 import type { ProgressSnapshot } from '../processing/partitionProgress';
 import type { OperatorDeps } from './operatorDeps';
@@ -32,6 +33,8 @@ export interface OperatorStatus {
   /** What the hub holds behind the checkpoints; null when no reader is configured. */
   readonly held: HeldBacklog | null;
   readonly triggerDisabled: boolean | null;
+  /** The maintenance in force (undefined: none); null when its record could not be read. */
+  readonly maintenance: Maintenance | undefined | null;
   readonly deadLetters: number | null;
   /** Store reachability as seen by this read (G6: an outage is surfaced, not hidden). */
   readonly store: { readonly ok: boolean; readonly error?: string };
@@ -64,7 +67,7 @@ export async function readOperatorStatus(
   // age), then every other part at once: a page during an outage waits for the slowest bound, not the sum.
   const breaker = await attempt('breaker store', () => deps.store.getState());
   const tripId = breaker?.tripId;
-  const [buckets, trips, triggerDisabled, deadLetters, orchestration, held] = await Promise.all([
+  const [buckets, trips, triggerDisabled, deadLetters, orchestration, held, maintenance] = await Promise.all([
     attempt('failure window', () => deps.store.windowBuckets(at)),
     attempt('trip history', () => deps.store.history(HISTORY_FOR_STATUS)),
     attempt(
@@ -77,6 +80,7 @@ export async function readOperatorStatus(
       : attempt('orchestration', async () => (await deps.orchestration(context).view(tripId)) ?? null),
     // Never throws: an unreadable hub is `known: false` with its reason.
     deps.heldBacklog?.(breaker?.state === 'OPEN') ?? null,
+    attempt('maintenance record', () => deps.maintenance.current()),
   ]);
   const storeError = problems.find((p) => /^(breaker store|failure window|trip history):/.test(p));
   return {
@@ -94,6 +98,7 @@ export async function readOperatorStatus(
         : readableTrips(trips).find((t) => t.tripId === tripId),
     held,
     triggerDisabled,
+    maintenance,
     deadLetters,
     store: storeError === undefined ? { ok: true } : { ok: false, error: storeError },
     progress: deps.partitionProgress?.() ?? null,

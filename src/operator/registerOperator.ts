@@ -4,6 +4,7 @@ import { makeFaultHandler } from '../faults/faultHandler';
 import { durableClientInput } from '../orchestration/durableOrchestrationControl';
 import { makeDashboardHandler } from './dashboardHandler';
 import { makeHistoryHandler } from './historyHandler';
+import { makeMaintenanceHandler } from './maintenanceHandler';
 import type { OperatorDeps } from './operatorDeps';
 import { makeResetHandler } from './resetHandler';
 import { makeStatusHandler } from './statusHandler';
@@ -17,6 +18,7 @@ export const OperatorFunction = {
   history: 'OperatorHistory',
   dashboard: 'OperatorDashboard',
   fault: 'OperatorFault',
+  maintenance: 'OperatorMaintenance',
 } as const;
 
 /** Registers the operator API, dashboard and fault switch. The function key is the credential (`?code=` or header). */
@@ -35,6 +37,13 @@ export function registerOperator(deps: OperatorDeps): void {
   route(OperatorFunction.reset, 'reset', 'POST', makeResetHandler(deps));
   route(OperatorFunction.history, 'history', 'GET', makeHistoryHandler(deps));
   route(OperatorFunction.dashboard, 'dashboard', 'GET', makeDashboardHandler(deps));
+  // Every method reaches the handler, so a wrong one gets a 405 that says which are allowed.
+  route(
+    OperatorFunction.maintenance,
+    'maintenance',
+    ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    makeMaintenanceHandler(deps),
+  );
   if (deps.faultSwitch !== undefined)
     route(OperatorFunction.fault, 'fault', ['GET', 'POST'], makeFaultHandler(deps.faultSwitch));
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAINTENANCE_BY_MAX, MAINTENANCE_REASON_MAX } from '../control/maintenance';
 
 const text = (max: number) =>
   z
@@ -30,3 +31,23 @@ export const resetBodySchema = z.strictObject({
 export const historyQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
+
+/** The actions of `POST /api/breaker/maintenance` (the one list; the dashboard's form posts `leave`). */
+export const MAINTENANCE_ACTIONS = ['enter', 'leave'] as const;
+
+/**
+ * `POST /api/breaker/maintenance`: `{ action: "enter", reason, by? }` or `{ action: "leave", by? }`.
+ * A reason is required to enter (it goes to the record, the logs and the dashboard), and refused on leave.
+ */
+export const maintenanceBodySchema = z.discriminatedUnion(
+  'action',
+  [
+    z.strictObject({
+      action: z.literal('enter'),
+      reason: text(MAINTENANCE_REASON_MAX),
+      by: text(MAINTENANCE_BY_MAX).optional(),
+    }),
+    z.strictObject({ action: z.literal('leave'), by: text(MAINTENANCE_BY_MAX).optional() }),
+  ],
+  { error: `action must be one of: ${MAINTENANCE_ACTIONS.join(', ')}` },
+);

@@ -3,6 +3,7 @@ import type { HttpHandler, HttpResponseInit, InvocationContext } from '@azure/fu
 import { signedInForApi } from '../approval/signedInApprover';
 import { APPROVABLE_PHASES } from '../orchestration/breakerStatus';
 import type { BreakerState } from '../breaker/breakerStore';
+import { describeMaintenance } from '../control/maintenance';
 import { ensureError } from '../kernel/ensureError';
 import { json, readJsonBody } from '../web/jsonResponse';
 import type { OperatorDeps } from './operatorDeps';
@@ -96,6 +97,18 @@ async function forceClose(
   await deps.store
     .updateTrip(tripId, { closedAt: now, approvedBy: `${by} (forced reset)` })
     .catch(() => undefined);
+  // A forced reset closes the episode; it does not end maintenance mode, which only leaving it does.
+  const maintenance = await deps.maintenance.current().catch(() => null);
+  if (maintenance !== undefined)
+    return json(200, {
+      action: 'forced-closed',
+      tripId,
+      triggerEnabled: false,
+      note:
+        maintenance === null
+          ? 'the maintenance record did not read: the trigger was left disabled; the watchdog enables it once it reads no maintenance'
+          : describeMaintenance(maintenance),
+    });
   try {
     await deps.triggerSwitch.setDisabled(deps.functionName, false);
   } catch (error) {

@@ -4,7 +4,7 @@ import type { StoreHealth } from '../breaker/storeHealth';
 import type { ProgressSnapshot } from '../processing/partitionProgress';
 import { json } from '../web/jsonResponse';
 import type { OperatorDeps } from './operatorDeps';
-import { readOperatorStatus } from './operatorStatus';
+import { type OperatorStatus, readOperatorStatus } from './operatorStatus';
 import { downstreamView, heldView } from './safetyView';
 import { toTripView } from './tripView';
 
@@ -31,6 +31,7 @@ export function makeStatusHandler(deps: OperatorDeps): HttpHandler {
       probationSeconds: deps.policy.probationSeconds,
       lastTrip: lastTrip ? toTripView(lastTrip, s.at) : null,
       triggerDisabled: s.triggerDisabled,
+      maintenance: maintenanceView(s.maintenance),
       deadLetters: s.deadLetters,
       downstream: downstreamView(s.currentTrip?.probe),
       held: heldView(s.held, s.at),
@@ -73,4 +74,11 @@ function healthView(h: StoreHealth) {
     failedCalls: h.failedCalls,
     lastError: h.lastError ?? null,
   };
+}
+
+/** The maintenance in force: null when none, `{ unknown: true }` when its record did not read. */
+function maintenanceView(m: OperatorStatus['maintenance']) {
+  if (m === null) return { unknown: true };
+  if (m === undefined) return null;
+  return { reason: m.reason, by: m.by, since: new Date(m.since).toISOString() };
 }

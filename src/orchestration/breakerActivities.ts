@@ -6,6 +6,7 @@ import {
   type TripRecord,
 } from '../breaker/breakerStore';
 import type { TriggerSwitch } from '../control/triggerSwitch';
+import { describeMaintenance, HELD_BY_MAINTENANCE, type MaintenanceRecord } from '../control/maintenance';
 import { setDisabledWithOutcome } from '../control/triggerSwitchOutcome';
 import type { EmailSender } from '../notify/emailSender';
 import {
@@ -44,6 +45,8 @@ export interface BreakerActivityDeps {
   readonly heldBacklog?: (peekOldest: boolean) => Promise<HeldBacklog>;
   /** What was sent per trip, kind and channel; without it a re-run after a kill sends again. */
   readonly notices?: NoticeLedger;
+  /** Maintenance mode: while in force, an approval does not enable the trigger; leaving maintenance does. */
+  readonly maintenance?: Pick<MaintenanceRecord, 'current'>;
 }
 
 /** A webhook the receiver refused (permanent) comes back as a value; transient failures are thrown. */
@@ -174,7 +177,8 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
     },
 
     /**
-     * Never enables while the store is OPEN: that trip's orchestration holds the trigger off. `record`
+     * Never enables while the store is OPEN: that trip's orchestration holds the trigger off; nor in
+     * maintenance mode, which only leaving it ends (a trip's approval is not a leave). `record`
      * false leaves the trip's record alone (an episode making sure it left nothing disabled).
      */
     async enableTrigger(
@@ -185,6 +189,14 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
     ): Promise<GuardedControl> {
       const current = await deps.store.getState();
       if (current.state === 'OPEN') return { skipped: describe(current) };
+      // Read on every attempt; unreadable throws, so the retry asks again (never enables blind).
+      const maintenance = await deps.maintenance?.current();
+      if (maintenance !== undefined) {
+        // A refusal the operators must act on: the episode goes on to probation, the email says why.
+        const message = describeMaintenance(maintenance);
+        logger.warn(`did not enable the trigger for trip ${tripId}: ${message}`);
+        return { ok: false, permanent: true, code: HELD_BY_MAINTENANCE, message };
+      }
       const outcome = await setTrigger(functionName, false);
       if (outcome.ok && options.record) await audit(tripId, { resumedAt: deps.clock.now() }, logger);
       return outcome;

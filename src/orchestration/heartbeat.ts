@@ -1,5 +1,6 @@
 import type { ConsumerProgress } from '../hub/consumerProgress';
 import type { BreakerStore } from '../breaker/breakerStore';
+import type { MaintenanceRecord } from '../control/maintenance';
 import { isTriggerDisabled, type TriggerSwitch } from '../control/triggerSwitch';
 import type { Logger } from '../kernel/logger';
 import type { Clock } from '../kernel/clock';
@@ -13,21 +14,24 @@ export interface HeartbeatDeps {
   readonly functionName: string;
   /** Consumer lag and stall (HEARTBEAT_READS_BACKLOG); absent: both fields null. */
   readonly consumerProgress?: () => Promise<ConsumerProgress>;
+  /** Maintenance mode; absent: maintenanceSeconds null. */
+  readonly maintenance?: Pick<MaintenanceRecord, 'current'>;
 }
 
 /**
  * One heartbeat line: breaker state, how long it has been OPEN (events are held that long), whether
  * the trigger is disabled, dead letters waiting, whether the store answered, and the consumer's lag
- * and stall. Each read fails on
+ * and stall, and how long maintenance mode has held the trigger off. Each read fails on
  * its own (null), and the line is written whatever fails: a missing heartbeat would itself hide an
  * outage. Never throws.
  */
 export async function emitHeartbeat(deps: HeartbeatDeps, logger: Logger): Promise<void> {
-  const [state, disabled, deadLetters, progress] = await Promise.all([
+  const [state, disabled, deadLetters, progress, maintenance] = await Promise.all([
     deps.store.getState().catch(() => undefined),
     isTriggerDisabled(deps.triggerSwitch, deps.functionName).catch(() => undefined),
     deps.deadLetterCount().catch(() => undefined),
     deps.consumerProgress?.().catch(() => undefined),
+    deps.maintenance?.current().catch(() => undefined),
   ]);
   const now = deps.clock.now();
   logger.log(
@@ -40,6 +44,9 @@ export async function emitHeartbeat(deps: HeartbeatDeps, logger: Logger): Promis
       storeReachable: state !== undefined,
       waitingEvents: progress?.waitingEvents ?? null,
       stalledSeconds: progress?.stalledSeconds ?? null,
+      // Seconds in maintenance, null when not (the disabled and stalled alerts leave it alone).
+      maintenanceSeconds:
+        maintenance === undefined ? null : Math.max(0, Math.round((now - maintenance.since) / 1000)),
     }),
   );
 }

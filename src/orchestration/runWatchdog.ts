@@ -6,6 +6,8 @@ import type { ActivitySink } from '../sinks/activitySink';
 import type { Logger } from '../kernel/logger';
 import type { Clock } from '../kernel/clock';
 import { findInstance, isLive } from './instanceStatus';
+import type { MaintenanceRecord } from '../control/maintenance';
+import { holdForMaintenance, readMaintenance } from './holdForMaintenance';
 import { repairTrigger, type TriggerRepairDeps } from './repairTrigger';
 import { type StartResult, startBreakerOrchestration } from './startBreakerOrchestration';
 
@@ -22,16 +24,22 @@ export interface WatchdogDeps {
   readonly repair?: TriggerRepairDeps;
   /** Probed while OPEN (downstream health on the approval page); absent: no probes. */
   readonly sink?: Pick<ActivitySink, 'probe'>;
+  /** Maintenance mode: no repair while in force (or unreadable), and the trigger is held off. */
+  readonly maintenance?: Pick<MaintenanceRecord, 'current'>;
 }
 
 export type WatchdogResult =
-  | { readonly action: 'none'; readonly reason: 'closed' | 'grace' | 'orchestration-running' }
+  | {
+      readonly action: 'none';
+      readonly reason: 'closed' | 'grace' | 'orchestration-running' | 'maintenance';
+    }
   | { readonly action: 'repaired'; readonly tripId: string | undefined }
   | { readonly action: 'checked'; readonly result: StartResult };
 
 /**
  * One watchdog tick: an OPEN or HALF_OPEN trip with no live orchestration gets one; a CLOSED episode
- * whose trigger is still disabled gets it enabled. A store that forgot every trip (tripId undefined,
+ * whose trigger is still disabled gets it enabled, unless maintenance mode holds it off on purpose
+ * (then a trigger found enabled is disabled again). A store that forgot every trip (tripId undefined,
  * e.g. Redis restarted empty, or a fresh deployment) gets only the forms the breaker never writes
  * repaired: its own `Disabled=true` may be a forgotten trip's, which the emailed link lifts (G5).
  */
@@ -41,7 +49,16 @@ export async function runWatchdog(
   logger: Logger,
 ): Promise<WatchdogResult> {
   const state = await deps.store.getState();
+  // Maintenance never hides a trip: an OPEN one still gets its orchestration (and its email) below.
+  const maintenance = await readMaintenance(deps.maintenance);
+  if (maintenance.kind === 'in' && deps.repair)
+    await holdForMaintenance(deps.repair.triggerSwitch, deps.functionName, maintenance.maintenance, logger);
+  if (maintenance.kind === 'unknown')
+    logger.warn(
+      `watchdog: maintenance record unreadable (${maintenance.error}): no trigger repair this tick`,
+    );
   const closed = state.state === 'CLOSED';
+  if (closed && maintenance.kind !== 'none') return { action: 'none', reason: 'maintenance' };
   if (closed && deps.repair === undefined) return { action: 'none', reason: 'closed' };
   if (deps.clock.now() - state.since < deps.graceMs) return { action: 'none', reason: 'grace' };
   if (closed && deps.repair) {

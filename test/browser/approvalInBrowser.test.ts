@@ -15,6 +15,7 @@ import { type FunctionsHttpServer, startFunctionsHttpServer } from '../../sim/ho
 import { memoryBreakerStore } from '../support/memoryBreakerStore';
 import { type RecordingDurableServer, startRecordingDurableServer } from '../support/recordingDurableServer';
 import { memoryTriggerSwitch, POLICY } from '../operator/operatorFixture';
+import { freshMaintenanceRecord } from '../support/maintenanceRecords';
 
 const FN = 'ProcessSensorEvents';
 const KEYS = ['browser-test-signing-key-0123456789abcdef'] as const;
@@ -54,6 +55,7 @@ beforeAll(async () => {
     policy: POLICY,
     store,
     triggerSwitch,
+    maintenance: freshMaintenanceRecord(FN),
     deadLetterCount,
     orchestration,
   });

@@ -11,6 +11,7 @@ describe('operations settings', () => {
       webhook: undefined,
       requireSignedInApprover: false,
       redisAuth: 'url',
+      maintenanceContainer: 'breakwater-maintenance',
     });
   });
 

@@ -40,6 +40,7 @@ describe('alert rules (infra/core/alerts.bicep) and the telemetry the app emits'
       'breaker-store-unreachable',
       'consumer-lag',
       'trigger-stalled-while-closed',
+      'maintenance-too-long',
       'heartbeat-missing',
     ]);
   });

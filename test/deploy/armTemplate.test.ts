@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GUARDED_FUNCTION_NAME } from '../../src/config/appConfig';
 import { loadConfig } from '../../src/config/loadConfig';
 import { settings } from '../../src/config/settings';
+import { NOTICE_LEDGER_CONTAINER } from '../../src/notify/blobNoticeLedger';
 import {
   allResources,
   bicepAppSettings,
@@ -266,10 +267,43 @@ describe('compiled infra/main.bicep', () => {
     expect(defaultOf('breakerTableName')).toBe(settings.BREAKER_TABLE_NAME.default);
     expect(defaultOf('deadLetterContainerName')).toBe(settings.DEAD_LETTER_CONTAINER.default);
     expect(defaultOf('deadLetterQueueName')).toBe(settings.DEAD_LETTER_QUEUE.default);
+    expect(defaultOf('maintenanceContainerName')).toBe(settings.MAINTENANCE_CONTAINER.default);
     expect(defaultOf('eventHubName')).toBe(settings.EVENTHUB_NAME.example);
     expect(defaultOf('consumerGroupName')).toBe(settings.EVENTHUB_CONSUMER_GROUP.example);
     expect(defaultOf('eventHubPartitionCount')).toBe(16);
     // Held events wait in the hub while the breaker is open: keep them as long as Standard allows.
     expect(defaultOf('eventHubRetentionDays')).toBe(7);
+  });
+
+  it('declares every blob container the app writes, so none depends on a create at run time', () => {
+    const storage = moduleNamed(template, 'storage');
+    const outer = isObject(template.parameters) ? template.parameters : {};
+    const passed =
+      isObject(storage.properties) && isObject(storage.properties.parameters)
+        ? storage.properties.parameters
+        : {};
+    const str = (v: unknown) => (typeof v === 'string' ? v : '');
+    // A container named by a module parameter: follow it to main.bicep's parameter and its default.
+    const resolve = (inner: string) => {
+      const value = passed[inner];
+      const ref = isObject(value) ? /^\[parameters\('(\w+)'\)\]$/.exec(str(value.value))?.[1] : undefined;
+      const p = ref === undefined ? undefined : outer[ref];
+      return isObject(p) ? str(p.defaultValue) : `unresolved ${inner}`;
+    };
+    const containers = allResources(template)
+      .filter(({ resource }) => resource.type === 'Microsoft.Storage/storageAccounts/blobServices/containers')
+      .map(({ resource }) => {
+        const name = str(resource.name);
+        const literal = /'default', '([a-z0-9-]+)'\)\]$/.exec(name)?.[1];
+        const param = /'default', parameters\('(\w+)'\)\)\]$/.exec(name)?.[1];
+        return literal ?? (param === undefined ? name : resolve(param));
+      });
+    expect(containers).toEqual(
+      expect.arrayContaining([
+        NOTICE_LEDGER_CONTAINER,
+        settings.DEAD_LETTER_CONTAINER.default,
+        settings.MAINTENANCE_CONTAINER.default,
+      ]),
+    );
   });
 });

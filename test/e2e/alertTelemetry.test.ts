@@ -9,7 +9,12 @@ import { isCircuitOpenError } from '../../src/processing/errors';
 import { parseTelemetryLine, telemetry } from '../../src/kernel/telemetryNames';
 import { invokeRpc, type LogLine } from '../../sim/host/fakeFunctionsCore';
 import { jsonBody, reading, rpcEventBatch } from '../support/sensorEvents';
-import { type BreakwaterWorld, DISABLED_SETTING, FUNCTION_NAME } from '../../sim/world/breakwaterWorld';
+import {
+  type BreakwaterWorld,
+  DISABLED_SETTING,
+  FUNCTION_KEY,
+  FUNCTION_NAME,
+} from '../../sim/world/breakwaterWorld';
 import { RedisWorld } from './worlds/redisWorld';
 
 let redisWorld: RedisWorld;
@@ -58,6 +63,7 @@ describe('telemetry for the alert rules', () => {
       // This world has no hub behind its connection (HEARTBEAT_READS_BACKLOG false).
       waitingEvents: null,
       stalledSeconds: null,
+      maintenanceSeconds: null,
     });
   });
 
@@ -65,6 +71,26 @@ describe('telemetry for the alert rules', () => {
     world.arm.setSettings({ ...world.arm.settings(), [DISABLED_SETTING]: 'true' });
     expect(await heartbeat()).toMatchObject({ state: 'CLOSED', triggerDisabled: true });
     world.arm.setSettings({ ...world.arm.settings(), [DISABLED_SETTING]: 'false' });
+  });
+
+  it('in maintenance: the heartbeat says for how long, and the watchdog leaves the trigger disabled', async () => {
+    const post = (body: object) =>
+      fetch(`${world.http.baseUrl}/api/breaker/maintenance`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-functions-key': FUNCTION_KEY },
+        body: JSON.stringify(body),
+      });
+    expect((await post({ action: 'enter', reason: 'alert drill' })).status).toBe(200);
+    // The disabled-while-closed and stalled rules skip heartbeats with maintenanceSeconds set (0 is set:
+    // the later tests need this world's clock where it is).
+    expect(await heartbeat()).toMatchObject({
+      state: 'CLOSED',
+      triggerDisabled: true,
+      maintenanceSeconds: 0,
+    });
+    expect(world.isDisabled()).toBe(true);
+    expect((await post({ action: 'leave' })).status).toBe(200);
+    expect(await heartbeat()).toMatchObject({ triggerDisabled: false, maintenanceSeconds: null });
   });
 
   it('an OPEN breaker: heartbeat with how long it has been open, and a held batch with its age', async () => {

@@ -12,6 +12,7 @@ import { OperatorFunction, registerOperator } from '../../src/operator/registerO
 import { invokeHttp } from '../../sim/host/httpInvoke';
 import { type RecordingDurableServer, startRecordingDurableServer } from '../support/recordingDurableServer';
 import { FN, memoryTriggerSwitch, POLICY } from './operatorFixture';
+import { freshMaintenanceRecord } from '../support/maintenanceRecords';
 
 // Stored trip records are data someone (a bug, an old version, a hand edit) may have broken. Every
 // read path survives them: status 200, dashboard, history, and the approval page of the current trip.
@@ -45,6 +46,7 @@ beforeAll(async () => {
     policy: POLICY,
     store,
     triggerSwitch: memoryTriggerSwitch(),
+    maintenance: freshMaintenanceRecord(FN),
     deadLetterCount,
     orchestration,
   });

@@ -5,6 +5,8 @@ import type { OperatorPolicy } from '../../src/operator/operatorDeps';
 import { registerOperator } from '../../src/operator/registerOperator';
 import { makePartitionProgress, type PartitionProgress } from '../../src/processing/partitionProgress';
 import { silentLogger } from '../../src/kernel/logger';
+import type { MaintenanceRecord } from '../../src/control/maintenance';
+import { freshMaintenanceRecord } from '../support/maintenanceRecords';
 import { memoryBreakerStore, type MemoryBreakerStore } from '../support/memoryBreakerStore';
 import { type RecordingDurableServer, startRecordingDurableServer } from '../support/recordingDurableServer';
 
@@ -51,6 +53,7 @@ export interface OperatorFixture {
   readonly store: MemoryBreakerStore;
   readonly durable: RecordingDurableServer;
   readonly triggerSwitch: MemoryTriggerSwitch;
+  readonly maintenance: MaintenanceRecord;
   readonly clock: { now: () => number; advance(ms: number): void };
   deadLetters: number | undefined;
   /** What this instance's processing reports (the batch processor feeds it in the app). */
@@ -64,10 +67,12 @@ export async function operatorFixture(): Promise<OperatorFixture> {
   const store = memoryStoreWithPolicy();
   const durable = await startRecordingDurableServer();
   const triggerSwitch = memoryTriggerSwitch();
+  const maintenance = freshMaintenanceRecord(FN);
   const fixture: OperatorFixture = {
     store,
     durable,
     triggerSwitch,
+    maintenance,
     clock: { now: () => now, advance: (ms) => (now += ms) },
     deadLetters: 7,
     progress: makePartitionProgress({
@@ -84,6 +89,7 @@ export async function operatorFixture(): Promise<OperatorFixture> {
     policy: POLICY,
     store,
     triggerSwitch,
+    maintenance,
     deadLetterCount: () => Promise.resolve(fixture.deadLetters),
     orchestration: durableOrchestrationControl(FN),
     environmentName: 'staging-eu',

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { HeldBacklog } from '../../src/hub/heldBacklog';
 import { readOperatorStatus } from '../../src/operator/operatorStatus';
 import { memoryStoreWithPolicy, memoryTriggerSwitch, POLICY } from './operatorFixture';
+import { freshMaintenanceRecord } from '../support/maintenanceRecords';
 
 /** A promise and its resolver, so two reads can each wait for the other to have started. */
 function started() {
@@ -26,6 +27,7 @@ describe('the status snapshot during an outage', () => {
         policy: POLICY,
         store,
         triggerSwitch: memoryTriggerSwitch(),
+        maintenance: freshMaintenanceRecord('ProcessSensorEvents'),
         // Each answers only once the other has been asked: read one after the other, neither ever would.
         deadLetterCount: async () => {
           countStarted.mark();

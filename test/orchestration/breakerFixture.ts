@@ -68,7 +68,7 @@ export type Episode = Awaited<ReturnType<typeof newEpisode>>;
  * ready to run its orchestration. Activities run against the real Table store.
  */
 export async function newEpisode(
-  extra: (clock: DurableHost['clock']) => Pick<BreakerActivityDeps, 'webhook'> = () => ({}),
+  extra: (clock: DurableHost['clock']) => Pick<BreakerActivityDeps, 'webhook' | 'maintenance'> = () => ({}),
 ) {
   const store = freshStore();
   const tripped = await store.record(failures(6), T0);

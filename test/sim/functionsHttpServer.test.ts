@@ -6,6 +6,7 @@ import { type FunctionsHttpServer, startFunctionsHttpServer } from '../../sim/ho
 import { memoryBreakerStore } from '../support/memoryBreakerStore';
 import { memoryTriggerSwitch, POLICY } from '../operator/operatorFixture';
 import { approvalFixture, type ApprovalFixture } from '../approval/approvalFixture';
+import { freshMaintenanceRecord } from '../support/maintenanceRecords';
 
 let f: ApprovalFixture;
 let server: FunctionsHttpServer;
@@ -17,6 +18,7 @@ beforeAll(async () => {
     policy: POLICY,
     store: memoryBreakerStore({ threshold: 100, probationThreshold: 10, windowMs: 30_000, bucketMs: 1_000 }),
     triggerSwitch: memoryTriggerSwitch(),
+    maintenance: freshMaintenanceRecord('ProcessSensorEvents'),
     deadLetterCount: () => Promise.resolve(0),
     orchestration: durableOrchestrationControl('ProcessSensorEvents'),
   });
