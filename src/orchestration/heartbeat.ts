@@ -3,7 +3,7 @@ import type { BreakerStore } from '../breaker/breakerStore';
 import { isTriggerDisabled, type TriggerSwitch } from '../control/triggerSwitch';
 import type { Logger } from '../kernel/logger';
 import type { Clock } from '../kernel/clock';
-import { telemetryLine } from '../kernel/telemetryNames';
+import { emitEvent } from '../kernel/appEvent';
 
 export interface HeartbeatDeps {
   readonly store: Pick<BreakerStore, 'getState'>;
@@ -30,16 +30,14 @@ export async function emitHeartbeat(deps: HeartbeatDeps, logger: Logger): Promis
     deps.consumerProgress?.().catch(() => undefined),
   ]);
   const now = deps.clock.now();
-  logger.log(
-    telemetryLine('heartbeat', {
-      state: state?.state ?? null,
-      tripId: state?.tripId ?? null,
-      openSeconds: state?.state === 'OPEN' ? Math.max(0, Math.round((now - state.since) / 1000)) : 0,
-      triggerDisabled: disabled ?? null,
-      deadLetters: deadLetters ?? null,
-      storeReachable: state !== undefined,
-      waitingEvents: progress?.waitingEvents ?? null,
-      stalledSeconds: progress?.stalledSeconds ?? null,
-    }),
-  );
+  emitEvent(logger, 'log', 'heartbeat', {
+    state: state?.state ?? null,
+    tripId: state?.tripId ?? null,
+    openSeconds: state?.state === 'OPEN' ? Math.max(0, Math.round((now - state.since) / 1000)) : 0,
+    triggerDisabled: disabled ?? null,
+    deadLetters: deadLetters ?? null,
+    storeReachable: state !== undefined,
+    waitingEvents: progress?.waitingEvents ?? null,
+    stalledSeconds: progress?.stalledSeconds ?? null,
+  });
 }
