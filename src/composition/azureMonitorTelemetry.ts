@@ -31,6 +31,7 @@ export function startAzureMonitorTelemetry(
     spans: new AzureMonitorTraceExporter(options),
     logs: new AzureMonitorLogExporter(options),
   });
-  const instrumentation = new AzureFunctionsInstrumentationESM();
-  instrumentation.registerAzFunc(azureFunctions);
+  // Patched once, here, on the module the app registers with: enabled it would also hook `require` and
+  // patch the module a second time (two records per log line). Built after the logger provider is set.
+  new AzureFunctionsInstrumentationESM({ enabled: false }).registerAzFunc(azureFunctions);
 }
