@@ -209,6 +209,18 @@ module alerts 'core/alerts.bicep' = {
   }
 }
 
+// The on-call's workbook over the same telemetry (core/workbook.json).
+module workbook 'core/workbook.bicep' = {
+  name: 'workbook'
+  scope: rg
+  params: {
+    location: location
+    tags: tags
+    applicationInsightsName: monitoring.outputs.applicationInsightsName
+    displayName: 'Breakwater (${environmentName})'
+  }
+}
+
 // Private DNS zones of the private endpoints (the public cloud's and the others' suffixes alike).
 var storageSuffix = environment().suffixes.storage
 var privateDnsZones = {

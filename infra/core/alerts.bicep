@@ -1,8 +1,9 @@
 // Azure Monitor alerts for the breaker, sent to the approvers' action group and to the team's own action
 // groups (actionGroupIds: pager, SMS, ITSM), each carrying a link to its runbook section. Every log rule reads
-// the app's own telemetry lines (src/kernel/telemetryNames.ts: `<name> <JSON>` traces in Application
-// Insights); test/deploy/alertRules.test.ts checks that each name and field queried here is one the app
-// emits. Stateful rules (autoMitigate): one notification when a condition starts, one when it resolves.
+// the app's own event records (src/kernel/telemetryNames.ts, emitted by src/kernel/appEvent.ts, their fields
+// as customDimensions); test/deploy/alertRules.test.ts checks that each name and field queried here is one
+// the app emits, and that each query parses and resolves with Microsoft's KQL language service.
+// Stateful rules (autoMitigate): one notification when a condition starts, one when it resolves.
 
 param location string
 param tags object
@@ -68,9 +69,10 @@ var notify = concat([approversGroup.id], actionGroupIds)
 // The runbook of one rule: its own section of docs/alerts.md (the heading is the rule's name).
 func runbook(baseUrl string, rule string) string => '${baseUrl}#${rule}'
 
-// Rows of one telemetry line, its JSON fields as `d` (the line is `<name> <JSON>`).
-func telemetryRows(name string) string =>
-  '(traces | where message startswith "${name} " | extend d = parse_json(substring(message, ${length(name) + 1})))'
+// Records of one app event, its fields as `d`: each event is an OpenTelemetry record whose `event`
+// attribute names it and whose other attributes are its fields (customDimensions in Application Insights).
+func eventRecords(name string) string =>
+  '(traces | where tostring(customDimensions.event) == "${name}" | extend d = customDimensions)'
 
 // One query per line, so the test can match each rule's names and fields.
 var rules = [
@@ -78,7 +80,7 @@ var rules = [
     name: 'breaker-open'
     severity: 1
     description: 'The circuit breaker is OPEN: processing is stopped until an approver restarts it.'
-    query: 'union (${telemetryRows('Breakwater.Heartbeat')} | where tostring(d.state) == "OPEN"), ${telemetryRows('Breakwater.BreakerOpened')}'
+    query: 'union (${eventRecords('Breakwater.Heartbeat')} | where tostring(d.state) == "OPEN"), ${eventRecords('Breakwater.BreakerOpened')}'
     measure: ''
     aggregation: 'Count'
     operator: 'GreaterThan'
@@ -89,7 +91,7 @@ var rules = [
     name: 'trigger-disabled-while-closed'
     severity: 1
     description: 'The trigger is disabled while the breaker is CLOSED and not in maintenance: nothing will re-enable it; enable it by hand (docs/operations.md).'
-    query: '${telemetryRows('Breakwater.Heartbeat')} | where tostring(d.state) == "CLOSED" and tobool(d.triggerDisabled) == true and isnull(toint(d.maintenanceSeconds))'
+    query: '${eventRecords('Breakwater.Heartbeat')} | where tostring(d.state) == "CLOSED" and tobool(d.triggerDisabled) == true and isnull(toint(d.maintenanceSeconds))'
     measure: ''
     aggregation: 'Count'
     operator: 'GreaterThan'
@@ -101,7 +103,7 @@ var rules = [
     name: 'dead-letters-over-threshold'
     severity: 2
     description: 'More than ${deadLetterThreshold} dead letters wait in the queue: look at them and redrive (docs/operations.md).'
-    query: '${telemetryRows('Breakwater.Heartbeat')} | extend deadLetters = toint(d.deadLetters) | where isnotnull(deadLetters) | project timestamp, deadLetters'
+    query: '${eventRecords('Breakwater.Heartbeat')} | extend deadLetters = toint(d.deadLetters) | where isnotnull(deadLetters) | project timestamp, deadLetters'
     measure: 'deadLetters'
     aggregation: 'Maximum'
     operator: 'GreaterThan'
@@ -112,7 +114,7 @@ var rules = [
     name: 'events-held-too-long'
     severity: 1
     description: 'Events have been held for more than ${heldMinutesThreshold} minutes; the hub keeps them only for its retention period.'
-    query: 'union (${telemetryRows('Breakwater.Heartbeat')} | extend heldSeconds = toint(d.openSeconds)), (${telemetryRows('Breakwater.BatchHeld')} | extend heldSeconds = toint(d.heldSeconds)) | where isnotnull(heldSeconds) | project timestamp, heldSeconds'
+    query: 'union (${eventRecords('Breakwater.Heartbeat')} | extend heldSeconds = toint(d.openSeconds)), (${eventRecords('Breakwater.BatchHeld')} | extend heldSeconds = toint(d.heldSeconds)) | where isnotnull(heldSeconds) | project timestamp, heldSeconds'
     measure: 'heldSeconds'
     aggregation: 'Maximum'
     operator: 'GreaterThan'
@@ -123,7 +125,7 @@ var rules = [
     name: 'breaker-store-unreachable'
     severity: 2
     description: 'The breaker store (Redis or Table) does not answer: the breaker cannot count or trip, failures are dead-lettered.'
-    query: 'union (${telemetryRows('Breakwater.Heartbeat')} | where tobool(d.storeReachable) == false), ${telemetryRows('Breakwater.BreakerStoreUnavailable')}'
+    query: 'union (${eventRecords('Breakwater.Heartbeat')} | where tobool(d.storeReachable) == false), ${eventRecords('Breakwater.BreakerStoreUnavailable')}'
     measure: ''
     aggregation: 'Count'
     operator: 'GreaterThan'
@@ -134,7 +136,7 @@ var rules = [
     name: 'consumer-lag'
     severity: 2
     description: 'More than ${lagEventsThreshold} events have waited behind the checkpoints for 15 minutes while CLOSED: the consumer falls behind.'
-    query: '${telemetryRows('Breakwater.Heartbeat')} | where tostring(d.state) == "CLOSED" | extend waitingEvents = toint(d.waitingEvents) | where isnotnull(waitingEvents) | project timestamp, waitingEvents'
+    query: '${eventRecords('Breakwater.Heartbeat')} | where tostring(d.state) == "CLOSED" | extend waitingEvents = toint(d.waitingEvents) | where isnotnull(waitingEvents) | project timestamp, waitingEvents'
     measure: 'waitingEvents'
     // Every heartbeat of the window over the threshold: a burst that drains is not lag.
     aggregation: 'Minimum'
@@ -146,7 +148,7 @@ var rules = [
     name: 'trigger-stalled-while-closed'
     severity: 1
     description: 'Events wait and no checkpoint has moved for ${stalledMinutesThreshold} minutes while CLOSED and the trigger enabled: the trigger stopped consuming.'
-    query: '${telemetryRows('Breakwater.Heartbeat')} | where tostring(d.state) == "CLOSED" and tobool(d.triggerDisabled) != true and isnull(toint(d.maintenanceSeconds)) | extend stalledSeconds = toint(d.stalledSeconds) | where isnotnull(stalledSeconds) | project timestamp, stalledSeconds'
+    query: '${eventRecords('Breakwater.Heartbeat')} | where tostring(d.state) == "CLOSED" and tobool(d.triggerDisabled) != true and isnull(toint(d.maintenanceSeconds)) | extend stalledSeconds = toint(d.stalledSeconds) | where isnotnull(stalledSeconds) | project timestamp, stalledSeconds'
     measure: 'stalledSeconds'
     aggregation: 'Maximum'
     operator: 'GreaterThan'
@@ -157,7 +159,7 @@ var rules = [
     name: 'maintenance-too-long'
     severity: 3
     description: 'The trigger has been stopped on purpose (maintenance mode) for more than ${maintenanceHoursThreshold} hours: events wait in the hub, which keeps them only for its retention.'
-    query: '${telemetryRows('Breakwater.Heartbeat')} | extend maintenanceSeconds = toint(d.maintenanceSeconds) | where isnotnull(maintenanceSeconds) | project timestamp, maintenanceSeconds'
+    query: '${eventRecords('Breakwater.Heartbeat')} | extend maintenanceSeconds = toint(d.maintenanceSeconds) | where isnotnull(maintenanceSeconds) | project timestamp, maintenanceSeconds'
     measure: 'maintenanceSeconds'
     aggregation: 'Maximum'
     operator: 'GreaterThan'
@@ -168,7 +170,7 @@ var rules = [
     name: 'heartbeat-missing'
     severity: 2
     description: 'No heartbeat for 10 minutes: the app or its watchdog timer is not running, so no other alert can fire.'
-    query: telemetryRows('Breakwater.Heartbeat')
+    query: eventRecords('Breakwater.Heartbeat')
     measure: ''
     aggregation: 'Count'
     operator: 'LessThan'

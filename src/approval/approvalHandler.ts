@@ -3,6 +3,7 @@ import type { HttpHandler, HttpRequest, InvocationContext } from '@azure/functio
 import type { HeldBacklog } from '../hub/heldBacklog';
 import type { BreakerStore } from '../breaker/breakerStore';
 import type { TokenVerification } from './approvalTokenTypes';
+import { emitEvent } from '../kernel/appEvent';
 import { ensureError } from '../kernel/ensureError';
 import type { Clock } from '../kernel/clock';
 import {
@@ -120,6 +121,11 @@ export function makeApprovalHandler(deps: ApprovalHandlerDeps): HttpHandler {
     context.log(
       `trip ${payload.tripId} approved by ${JSON.stringify(approver.approver)} (${approver.source})`,
     );
+    emitEvent(context, 'log', 'tripApproved', {
+      tripId: payload.tripId,
+      approvedBy: approver.approver,
+      source: approver.source,
+    });
     // Recorded after the event is raised: a failed raise must never leave an "approved" record behind.
     // Recording here (too) makes a second click read "already approved" before the orchestration runs.
     await deps.store

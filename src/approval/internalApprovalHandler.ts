@@ -1,6 +1,7 @@
 import type { HttpRequest, HttpResponseInit, InvocationContext } from '@azure/functions';
 import * as df from 'durable-functions';
 
+import { emitEvent } from '../kernel/appEvent';
 import { checkPersonName, MAX_PERSON_NAME_LENGTH } from '../kernel/personName';
 import { raiseApproval } from '../orchestration/raiseApproval';
 import { signedInForApi } from './signedInApprover';
@@ -40,6 +41,8 @@ export function makeInternalApprovalHandler(
     context.log(
       `internal approval of trip ${tripId} by ${approver}: ${result.ok ? 'raised' : result.reason}`,
     );
+    if (result.ok)
+      emitEvent(context, 'log', 'tripApproved', { tripId, approvedBy: approver, source: 'internal' });
     if (result.ok) return { status: 202, jsonBody: result };
     return { status: result.reason === 'no-instance' ? 404 : 409, jsonBody: result };
   };

@@ -18,6 +18,7 @@ import { newTripId as defaultNewTripId } from './newTripId';
 import { isStateName, parseStoredState } from './parseStoredState';
 import { parseTripForUpdate, parseTripRecord, tripIdOf } from './parseTripRecord';
 import { whenReady } from './redisClient';
+import { withDependencySpan } from '../kernel/dependencySpan';
 import { openManuallyScript, recordScript, replaceTripScript, transitionScript } from './redisScripts';
 
 type ScriptArg = string | number;
@@ -62,18 +63,24 @@ export function makeRedisBreakerStore(deps: RedisBreakerStoreDeps): BreakerStore
   redis.defineCommand('breakwaterOpenManually', { numberOfKeys: 3, lua: openManuallyScript });
   redis.defineCommand('breakwaterReplaceTrip', { numberOfKeys: 1, lua: replaceTripScript });
 
-  const run = async <T>(call: () => Promise<T>): Promise<T> => {
-    await ready();
-    try {
-      return await call();
-    } catch (error) {
-      throw asStoreError(error);
-    }
-  };
+  // Each store call is one Redis dependency span (the wait for a connection included).
+  const run = <T>(operation: string, call: () => Promise<T>): Promise<T> =>
+    withDependencySpan(
+      `redis ${operation}`,
+      { 'db.system': 'redis', 'db.operation.name': operation },
+      async () => {
+        await ready();
+        try {
+          return await call();
+        } catch (error) {
+          throw asStoreError(error);
+        }
+      },
+    );
 
   return {
     record: (failures: readonly FailureSample[], now: number) =>
-      run(async () =>
+      run('record', async () =>
         parseRecordReply(
           await redis.breakwaterRecord(
             keys.window,
@@ -93,7 +100,7 @@ export function makeRedisBreakerStore(deps: RedisBreakerStoreDeps): BreakerStore
       ),
 
     getState: () =>
-      run(async (): Promise<BreakerState> => {
+      run('getState', async (): Promise<BreakerState> => {
         const [state, tripId, since] = await redis.hmget(keys.state, 'state', 'tripId', 'since');
         return parseStoredState({ state, tripId, since });
       }),
@@ -101,12 +108,13 @@ export function makeRedisBreakerStore(deps: RedisBreakerStoreDeps): BreakerStore
     transition: (from: BreakerStateName, to: BreakerStateName, tripId: string | undefined, now: number) => {
       assertAllowedTransition(from, to);
       return run(
+        'transition',
         async () => (await redis.breakwaterTransition(keys.state, from, to, tripId ?? '', now)) === 1,
       );
     },
 
     openManually: (reason: string, now: number) =>
-      run(async () => {
+      run('openManually', async () => {
         const reply = await redis.breakwaterOpenManually(
           keys.window,
           keys.state,
@@ -122,12 +130,12 @@ export function makeRedisBreakerStore(deps: RedisBreakerStoreDeps): BreakerStore
       }),
 
     resetWindow: () =>
-      run(async () => {
+      run('resetWindow', async () => {
         await redis.del(keys.window);
       }),
 
     windowBuckets: (now: number) =>
-      run(async (): Promise<readonly WindowBucket[]> => {
+      run('windowBuckets', async (): Promise<readonly WindowBucket[]> => {
         const stored = await redis.hgetall(keys.window);
         const counts = new Map<number, number>();
         for (const [field, value] of Object.entries(stored)) {
@@ -142,19 +150,19 @@ export function makeRedisBreakerStore(deps: RedisBreakerStoreDeps): BreakerStore
       }),
 
     history: (limit: number) =>
-      run(async () => {
+      run('history', async () => {
         const items = await redis.lrange(keys.trips, 0, Math.max(0, limit - 1));
         return limit <= 0 ? [] : items.map((json) => parseTripRecord(json));
       }),
 
     trip: (tripId: string) =>
-      run(async () => {
+      run('trip', async () => {
         const items = await redis.lrange(keys.trips, 0, -1);
         return readableTrips(items.map((json) => parseTripRecord(json))).find((t) => t.tripId === tripId);
       }),
 
     updateTrip: (tripId: string, patch: Partial<Omit<TripRecord, 'tripId'>>) =>
-      run(async () => {
+      run('updateTrip', async () => {
         // Read, merge, compare-and-set; a concurrent change makes the set miss and the loop re-read.
         for (let attempt = 0; attempt < 5; attempt++) {
           const items = await redis.lrange(keys.trips, 0, -1);

@@ -1,6 +1,6 @@
 import type { Clock } from '../kernel/clock';
 import type { Logger } from '../kernel/logger';
-import { telemetryLine } from '../kernel/telemetryNames';
+import { emitEvent } from '../kernel/appEvent';
 
 /** Reachability of the breaker store, for the status page (G6). */
 export interface StoreHealth {
@@ -59,7 +59,7 @@ export function makeStoreHealthTracker(
         logger.error(
           `breaker store unavailable (${operation}: ${lastError}); processing continues with the breaker reported closed and failures dead-lettered`,
         );
-        logger.warn(telemetryLine('storeUnavailable', { operation, failedCalls }));
+        emitEvent(logger, 'warn', 'storeUnavailable', { operation, failedCalls });
         return;
       }
       sinceLog++;
@@ -67,7 +67,7 @@ export function makeStoreHealthTracker(
         logger.error(
           `breaker store still unavailable for ${now - (since ?? now)} ms: ${sinceLog} more failed call(s), last ${operation}: ${lastError}`,
         );
-        logger.warn(telemetryLine('storeUnavailable', { operation, failedCalls }));
+        emitEvent(logger, 'warn', 'storeUnavailable', { operation, failedCalls });
         lastLogAt = now;
         sinceLog = 0;
       }

@@ -22,6 +22,8 @@ import type { TriggerSwitch } from '../control/triggerSwitch';
 import type { EmailSender } from '../notify/emailSender';
 import type { LocalEndpoints } from './localEndpoints';
 import { makeNotifyAndControl, type NotifyAndControl } from './notifyAndControl';
+import { readTelemetryConfig } from '../config/readTelemetryConfig';
+import { startAzureMonitorTelemetry } from './azureMonitorTelemetry';
 
 /** Everything the function handlers need, created once per process. */
 export interface Runtime {
@@ -155,7 +157,15 @@ let shared: Runtime | undefined;
 
 /** The process-wide runtime, built from `process.env` on first use. */
 export function getRuntime(): Runtime {
-  return (shared ??= createRuntime(process.env));
+  if (shared === undefined) {
+    shared = createRuntime(process.env);
+    startAzureMonitorTelemetry(
+      readTelemetryConfig(process.env),
+      shared.config.environmentName,
+      shared.getCredential,
+    );
+  }
+  return shared;
 }
 
 /**

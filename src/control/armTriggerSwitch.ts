@@ -1,6 +1,7 @@
 import { type WebSiteManagementClientOptionalParams, WebSiteManagementClient } from '@azure/arm-appservice';
 import type { TokenCredential } from '@azure/core-auth';
 
+import { httpAttributes, withDependencySpan } from '../kernel/dependencySpan';
 import type { Logger } from '../kernel/logger';
 import { type ArmTarget, classifyArmError } from './classifyArmError';
 import { disabledSettingName, readSwitch } from './switchReading';
@@ -37,9 +38,16 @@ export function makeArmTriggerSwitch(options: ArmTriggerSwitchOptions): TriggerS
   };
   const client = new WebSiteManagementClient(options.credential, target.subscriptionId, clientOptions);
 
+  // Each ARM call is one HTTP dependency span (the SDK's path, without the subscription's settings).
+  const armUrl = `${options.endpoint ?? 'https://management.azure.com'}/subscriptions/${target.subscriptionId}/resourceGroups/${target.resourceGroup}/providers/Microsoft.Web/sites/${target.siteName}/config/appsettings`;
+  const span = <T>(method: string, url: string, call: () => Promise<T>) =>
+    withDependencySpan(`ARM ${method} app settings`, httpAttributes(method, url), call);
+
   const list = async (): Promise<Settings> => {
     try {
-      const result = await client.webApps.listApplicationSettings(target.resourceGroup, target.siteName);
+      const result = await span('POST', `${armUrl}/list`, () =>
+        client.webApps.listApplicationSettings(target.resourceGroup, target.siteName),
+      );
       return result.properties ?? {};
     } catch (error) {
       throw classifyArmError(error, 'read', target);
@@ -48,9 +56,11 @@ export function makeArmTriggerSwitch(options: ArmTriggerSwitchOptions): TriggerS
 
   const update = async (settings: Settings): Promise<void> => {
     try {
-      await client.webApps.updateApplicationSettings(target.resourceGroup, target.siteName, {
-        properties: { ...settings },
-      });
+      await span('PUT', armUrl, () =>
+        client.webApps.updateApplicationSettings(target.resourceGroup, target.siteName, {
+          properties: { ...settings },
+        }),
+      );
     } catch (error) {
       throw classifyArmError(error, 'update', target);
     }

@@ -1,7 +1,8 @@
 /**
- * Every telemetry line the alert rules in infra/core/alerts.bicep query: one list, names and fields.
- * A line is `<name> <JSON object>` written through the ordinary logger, so it reaches Application
- * Insights as a trace whose message the rules parse (test/deploy/alertRules.test.ts ties the two).
+ * Every app event the alert rules (infra/core/alerts.bicep) and the workbook (infra/core/workbook.json)
+ * query: one list, names and fields. `emitEvent` (kernel/appEvent.ts) writes each as a `<name> <JSON>`
+ * log line and as an OpenTelemetry record whose attributes are the fields (customDimensions in
+ * Application Insights); test/deploy/alertRules.test.ts and workbook.test.ts tie the queries to it.
  */
 export const telemetry = {
   /** Once a minute from the watchdog: the breaker as the alert rules see it. */
@@ -25,6 +26,10 @@ export const telemetry = {
   batchHeld: { name: 'Breakwater.BatchHeld', fields: ['reason', 'events', 'heldSeconds', 'partitionId'] },
   /** The breaker store failed a call (first failure of an outage, then once per log interval). */
   storeUnavailable: { name: 'Breakwater.BreakerStoreUnavailable', fields: ['operation', 'failedCalls'] },
+  /** Events of one partition dead-lettered by one run, per reason (the dead-letter reasons of processing/). */
+  deadLettered: { name: 'Breakwater.DeadLettered', fields: ['reason', 'events', 'partitionId'] },
+  /** An approver restarted trip `tripId` (the approval page or the internal API). */
+  tripApproved: { name: 'Breakwater.TripApproved', fields: ['tripId', 'approvedBy', 'source'] },
 } as const;
 
 export type TelemetryKind = keyof typeof telemetry;

@@ -5,6 +5,7 @@ import {
 } from '@azure/communication-email';
 import type { TokenCredential } from '@azure/core-auth';
 
+import { withDependencySpan } from '../kernel/dependencySpan';
 import type { EmailMessage, EmailSender } from './emailSender';
 import { classifyAcsError } from './classifyAcsError';
 import {
@@ -52,42 +53,46 @@ export interface AcsEmailSenderOptions {
   readonly maxPolls?: number;
 }
 
+const acsAttributes = { 'http.request.method': 'POST', 'peer.service': 'Azure Communication Services' };
+
 /** Sends through Azure Communication Services Email and polls the operation until it finishes. */
 export function makeAcsEmailSender(options: AcsEmailSenderOptions): EmailSender {
   requireSender(options.sender);
   const interval = options.pollIntervalMs ?? 2_000;
   const maxPolls = options.maxPolls ?? 30;
   return {
-    async send(message) {
-      requireRecipients(message.to);
-      let poller: Awaited<ReturnType<EmailClient['beginSend']>> | undefined;
-      try {
-        poller = await options.client.beginSend(
-          {
-            senderAddress: options.sender,
-            content: { subject: message.subject, plainText: message.text, html: message.html },
-            recipients: { to: message.to.map((address) => ({ address })) },
-          },
-          repeatable(message),
-        );
-        // Our own loop rather than pollUntilDone: the wait is bounded and the sleep is injectable.
-        for (let polls = 0; !poller.isDone(); polls++) {
-          if (polls >= maxPolls)
-            throw new EmailDeliveryError(
-              `ACS accepted the email but it did not finish within ${maxPolls} status polls (${(maxPolls * interval) / 1000} s)`,
-            );
-          await options.sleep(interval);
-          await poller.poll();
-        }
-        const state = poller.getOperationState();
-        if (state.status !== 'succeeded')
-          throw new EmailRejectedError(
-            `ACS email operation ended as ${state.status}: ${state.error?.message ?? ''}`,
+    // One ACS dependency span per email, the status polls included.
+    send: (message) =>
+      withDependencySpan('ACS email send', acsAttributes, async () => {
+        requireRecipients(message.to);
+        let poller: Awaited<ReturnType<EmailClient['beginSend']>> | undefined;
+        try {
+          poller = await options.client.beginSend(
+            {
+              senderAddress: options.sender,
+              content: { subject: message.subject, plainText: message.text, html: message.html },
+              recipients: { to: message.to.map((address) => ({ address })) },
+            },
+            repeatable(message),
           );
-      } catch (error) {
-        throw classifyAcsError(error, poller?.getOperationState().status);
-      }
-    },
+          // Our own loop rather than pollUntilDone: the wait is bounded and the sleep is injectable.
+          for (let polls = 0; !poller.isDone(); polls++) {
+            if (polls >= maxPolls)
+              throw new EmailDeliveryError(
+                `ACS accepted the email but it did not finish within ${maxPolls} status polls (${(maxPolls * interval) / 1000} s)`,
+              );
+            await options.sleep(interval);
+            await poller.poll();
+          }
+          const state = poller.getOperationState();
+          if (state.status !== 'succeeded')
+            throw new EmailRejectedError(
+              `ACS email operation ended as ${state.status}: ${state.error?.message ?? ''}`,
+            );
+        } catch (error) {
+          throw classifyAcsError(error, poller?.getOperationState().status);
+        }
+      }),
   };
 }
 

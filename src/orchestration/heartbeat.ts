@@ -4,7 +4,7 @@ import type { MaintenanceRecord } from '../control/maintenance';
 import { isTriggerDisabled, type TriggerSwitch } from '../control/triggerSwitch';
 import type { Logger } from '../kernel/logger';
 import type { Clock } from '../kernel/clock';
-import { telemetryLine } from '../kernel/telemetryNames';
+import { emitEvent } from '../kernel/appEvent';
 
 export interface HeartbeatDeps {
   readonly store: Pick<BreakerStore, 'getState'>;
@@ -34,19 +34,17 @@ export async function emitHeartbeat(deps: HeartbeatDeps, logger: Logger): Promis
     deps.maintenance?.current().catch(() => undefined),
   ]);
   const now = deps.clock.now();
-  logger.log(
-    telemetryLine('heartbeat', {
-      state: state?.state ?? null,
-      tripId: state?.tripId ?? null,
-      openSeconds: state?.state === 'OPEN' ? Math.max(0, Math.round((now - state.since) / 1000)) : 0,
-      triggerDisabled: disabled ?? null,
-      deadLetters: deadLetters ?? null,
-      storeReachable: state !== undefined,
-      waitingEvents: progress?.waitingEvents ?? null,
-      stalledSeconds: progress?.stalledSeconds ?? null,
-      // Seconds in maintenance, null when not (the disabled and stalled alerts leave it alone).
-      maintenanceSeconds:
-        maintenance === undefined ? null : Math.max(0, Math.round((now - maintenance.since) / 1000)),
-    }),
-  );
+  emitEvent(logger, 'log', 'heartbeat', {
+    state: state?.state ?? null,
+    tripId: state?.tripId ?? null,
+    openSeconds: state?.state === 'OPEN' ? Math.max(0, Math.round((now - state.since) / 1000)) : 0,
+    triggerDisabled: disabled ?? null,
+    deadLetters: deadLetters ?? null,
+    storeReachable: state !== undefined,
+    waitingEvents: progress?.waitingEvents ?? null,
+    stalledSeconds: progress?.stalledSeconds ?? null,
+    // Seconds in maintenance, null when not (the disabled and stalled alerts leave it alone).
+    maintenanceSeconds:
+      maintenance === undefined ? null : Math.max(0, Math.round((now - maintenance.since) / 1000)),
+  });
 }

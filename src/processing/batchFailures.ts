@@ -5,6 +5,7 @@ import { classifyError, classifyFailure, serviceCodeOf } from '../sinks/classify
 import type { EventOutcome } from './eventOutcome';
 import type { Logger } from '../kernel/logger';
 import { eventKey } from '../hub/receivedEvent';
+import { emitEvent } from '../kernel/appEvent';
 
 /** Sample messages in the trip record and emails, and log lines: short, and never more than one line. */
 const SAMPLE_MESSAGE_LENGTH = 200;
@@ -58,8 +59,19 @@ export function weighted(samples: readonly FailureSample[], weight: number): rea
   );
 }
 
-/** One line per dead letter, one for the whole batch when the host's retries ran out. */
+/**
+ * One line per dead letter, one for the whole batch when the host's retries ran out, and one
+ * DeadLettered event per partition and reason.
+ */
 export function logDeadLetters(logger: Logger, letters: readonly PlannedLetter[]): void {
+  const groups = new Map<string, { reason: string; partitionId: string | null; events: number }>();
+  for (const { outcome, reason } of letters) {
+    const partitionId = outcome.event.partitionId ?? null;
+    const key = `${reason}/${partitionId ?? ''}`;
+    const group = groups.get(key) ?? { reason, partitionId, events: 0 };
+    groups.set(key, { ...group, events: group.events + 1 });
+  }
+  for (const group of groups.values()) emitEvent(logger, 'warn', 'deadLettered', group);
   const exhausted = letters.filter((l) => l.reason === 'retries-exhausted').length;
   if (exhausted > 0)
     logger.error(`host retries exhausted while the batch was held: dead-lettered ${exhausted} event(s)`);

@@ -1,4 +1,4 @@
-import { telemetryLine } from '../kernel/telemetryNames';
+import { emitEvent } from '../kernel/appEvent';
 import { boundText } from '../kernel/boundText';
 import type { Clock } from '../kernel/clock';
 import type { ActivitySink } from '../sinks/activitySink';
@@ -209,9 +209,7 @@ async function notifyTripped(context: BatchContext, tripId: string, failuresInWi
   context.logger.error(
     `circuit breaker TRIPPED (trip ${tripId}, ${failuresInWindow ?? '?'} failures in window)`,
   );
-  context.logger.error(
-    telemetryLine('breakerOpened', { tripId, failuresInWindow: failuresInWindow ?? null }),
-  );
+  emitEvent(context.logger, 'error', 'breakerOpened', { tripId, failuresInWindow: failuresInWindow ?? null });
   if (!context.onTripped) return;
   try {
     await context.onTripped({ tripId, failuresInWindow });

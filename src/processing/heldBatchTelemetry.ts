@@ -2,7 +2,7 @@ import type { BatchProcessor } from './batchProcessor';
 import { isCircuitOpenError, isDeadLetterWriteError } from './errors';
 import type { ReceivedEvent } from '../hub/receivedEvent';
 import type { Clock } from '../kernel/clock';
-import { telemetryLine } from '../kernel/telemetryNames';
+import { emitEvent } from '../kernel/appEvent';
 
 /**
  * Wraps the batch processor: when it holds a batch (throws so the checkpoint stays), one BatchHeld
@@ -20,14 +20,12 @@ export function withHeldBatchTelemetry(processBatch: BatchProcessor, clock: Cloc
           ? 'dead-letter-store-down'
           : undefined;
       if (reason !== undefined)
-        context.logger.warn(
-          telemetryLine('batchHeld', {
-            reason,
-            events: events.length,
-            heldSeconds: oldestAgeSeconds(events, clock.now()),
-            partitionId: events[0]?.partitionId ?? null,
-          }),
-        );
+        emitEvent(context.logger, 'warn', 'batchHeld', {
+          reason,
+          events: events.length,
+          heldSeconds: oldestAgeSeconds(events, clock.now()),
+          partitionId: events[0]?.partitionId ?? null,
+        });
       throw error;
     }
   };

@@ -6,6 +6,7 @@ import { SinkConflictError } from './errors';
 import { makePartitionTransactions } from './partitionTransactions';
 import type { ReceivedEvent } from '../hub/receivedEvent';
 import type { SensorReading } from '../hub/sensorReading';
+import { withDependencySpan } from '../kernel/dependencySpan';
 
 /** One row per sensor: the latest reading, which a web page shows as the home's activity. */
 export interface SensorActivityRow {
@@ -37,19 +38,24 @@ export function makeHomeActivityTableSink(table: TableClient): ActivitySink {
       tableReady = undefined;
       throw error;
     }));
+  // Each write and probe is a dependency span on the table (its reads, replaces and transactions inside).
+  const span = <T>(operation: string, call: () => Promise<T>) =>
+    withDependencySpan(`sink table ${operation}`, tableAttributes(table, operation), call);
   const writeGrouped = makePartitionTransactions(table, (row: SensorActivityRow, signal: AbortSignal) =>
     writeRow(table, row, signal),
   );
 
   return {
     async write(reading: SensorReading, event: ReceivedEvent, signal: AbortSignal): Promise<SinkWriteResult> {
-      await ensureTable();
-      return writeGrouped(toRow(reading, event), signal);
+      return span('write', async () => {
+        await ensureTable();
+        return writeGrouped(toRow(reading, event), signal);
+      });
     },
 
     /** A point read of one known row: a 404 still means the table answered. */
     async probe(signal: AbortSignal): Promise<void> {
-      await getRow(table, PROBE_KEY, PROBE_KEY, signal);
+      await span('probe', () => getRow(table, PROBE_KEY, PROBE_KEY, signal));
     },
 
     // One row per sensor, replaced newest-wins: the row is the ordering key.
@@ -82,6 +88,16 @@ async function writeRow(
   throw new SinkConflictError(
     `row ${row.partitionKey}/${row.rowKey} kept changing under ${MAX_CONFLICT_ROUNDS} writers`,
   );
+}
+
+/** A Table dependency: its account host and table name (Application Insights shows the type as given). */
+function tableAttributes(table: TableClient, operation: string) {
+  return {
+    'db.system': 'azure_table',
+    'db.operation.name': operation,
+    'db.namespace': table.tableName,
+    'server.address': new URL(table.url).hostname,
+  };
 }
 
 /** Partition and row key of the row the health probe reads (it need not exist). */

@@ -8,6 +8,12 @@ import type { SensorReading } from '../hub/sensorReading';
 import { readBoundedBody, sanitiseForMessage } from './boundedBody';
 import { HttpStatusError } from './httpSinkErrors';
 import { parseRetryAfter } from './retryAfter';
+import {
+  httpAttributes,
+  recordHttpStatus,
+  traceContextHeaders,
+  withDependencySpan,
+} from '../kernel/dependencySpan';
 
 export interface HttpActivitySinkOptions {
   /** Endpoint each reading is POSTed to. */
@@ -45,7 +51,16 @@ export function makeHttpActivitySink(options: HttpActivitySinkOptions): Activity
   const doFetch = options.fetch ?? fetch;
   const now = options.now ?? Date.now;
 
-  const send = async (what: string, url: string, init: RequestInit, signal: AbortSignal) => {
+  // Each request is a dependency span, and carries its W3C trace context to the API.
+  const send = (what: string, url: string, init: RequestInit & { method: string }, signal: AbortSignal) =>
+    withDependencySpan(`sink ${init.method}`, httpAttributes(init.method, url), async (span) => {
+      const headers = { ...(init.headers as Record<string, string> | undefined), ...traceContextHeaders() };
+      const response = await fetchOnce(what, url, { ...init, headers }, signal);
+      recordHttpStatus(span, response.status);
+      return response;
+    });
+
+  const fetchOnce = async (what: string, url: string, init: RequestInit, signal: AbortSignal) => {
     const timeout = AbortSignal.timeout(options.timeoutMs);
     try {
       return await doFetch(url, { ...init, redirect: 'error', signal: AbortSignal.any([signal, timeout]) });

@@ -3,7 +3,10 @@ import { resolve } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { eventAttribute } from '../../src/kernel/appEvent';
 import { telemetry, telemetryNames } from '../../src/kernel/telemetryNames';
+import { kqlErrors } from '../support/kql';
+import { workbookQueries } from './workbookQueries';
 import { isObject, moduleNamed, readMainTemplate, repoRoot, resourcesOf, text } from './armTemplate';
 
 const bicep = readFileSync(resolve(repoRoot, 'infra/core/alerts.bicep'), 'utf8');
@@ -19,6 +22,16 @@ function rules(): { name: string; query: string }[] {
     if (q?.[1] !== undefined && name !== undefined && q[1] !== 'rule.query') out.push({ name, query: q[1] });
   }
   return out;
+}
+
+/** A rule's query as Azure Monitor runs it: each eventRecords('<name>') expanded as the function is written. */
+const eventRecordsBody = /func eventRecords\(name string\) string =>\s*'(.+)'/.exec(bicep)?.[1] ?? '';
+export function expandQuery(query: string): string {
+  const expanded = query.replace(/(\$\{)?eventRecords\('([^']+)'\)\}?/g, (_m, _open, name: string) =>
+    eventRecordsBody.replaceAll('${name}', name),
+  );
+  // A rule whose whole query is one call is written without quotes.
+  return expanded.startsWith("'") && expanded.endsWith("'") ? expanded.slice(1, -1) : expanded;
 }
 
 const fieldsOf = (name: string): readonly string[] =>
@@ -48,7 +61,7 @@ describe('alert rules (infra/core/alerts.bicep) and the telemetry the app emits'
   it.each(all.map((r) => [r.name, r.query] as const))(
     '%s queries only telemetry names and fields the app emits',
     (_name, query) => {
-      const names = [...query.matchAll(/telemetryRows\('([^']+)'\)/g)].map((m) => m[1] ?? '');
+      const names = [...query.matchAll(/eventRecords\('([^']+)'\)/g)].map((m) => m[1] ?? '');
       expect(names.length).toBeGreaterThan(0);
       for (const name of names) expect(telemetryNames).toContain(name);
       const fields = [...query.matchAll(/\bd\.(\w+)/g)].map((m) => m[1] ?? '');
@@ -57,17 +70,33 @@ describe('alert rules (infra/core/alerts.bicep) and the telemetry the app emits'
     },
   );
 
-  it('queries every telemetry name the app emits (none is emitted for nothing)', () => {
-    const queried = new Set(
-      all.flatMap((r) => [...r.query.matchAll(/telemetryRows\('([^']+)'\)/g)].map((m) => m[1])),
-    );
+  it('queries, with the workbook, every event the app emits (none is emitted for nothing)', () => {
+    const queried = new Set([
+      ...all.flatMap((r) => [...r.query.matchAll(/eventRecords\('([^']+)'\)/g)].map((m) => m[1])),
+      ...workbookQueries().flatMap((q) => q.events),
+    ]);
     expect([...queried].sort()).toEqual([...telemetryNames].sort());
   });
 
-  it('parses each line the way src/kernel/telemetryNames.ts writes it: the name, one space, then JSON', () => {
-    const func = /func telemetryRows\(name string\) string =>\s*'(.+)'/.exec(bicep)?.[1] ?? '';
-    expect(func).toContain('startswith "${name} "');
-    expect(func).toContain('parse_json(substring(message, ${length(name) + 1}))');
+  it('selects each event by the attribute src/kernel/appEvent.ts names it with, its fields as d', () => {
+    expect(eventRecordsBody).toBe(
+      `(traces | where tostring(customDimensions.${eventAttribute}) == "\${name}" | extend d = customDimensions)`,
+    );
+  });
+
+  it.each(all.map((r) => [r.name, r.query] as const))(
+    "%s is valid KQL over the Application Insights tables (Microsoft's language service)",
+    (_name, query) => {
+      expect(kqlErrors(expandQuery(query))).toEqual([]);
+    },
+  );
+
+  it('the KQL check refuses a broken query (a missing parenthesis, an unknown column)', () => {
+    const query = expandQuery(all[0]?.query ?? '');
+    expect(kqlErrors(query.replace('tostring(d.state)', 'tostring(d.state'))).not.toEqual([]);
+    expect(kqlErrors(query.replace('| where tostring(d.state)', '| where tostring(dd.state)'))).not.toEqual(
+      [],
+    );
   });
 });
 

@@ -5,6 +5,7 @@ import { webhookBody } from './webhookBodies';
 import { WebhookDeliveryError, WebhookRejectedError } from './webhookErrors';
 import type { WebhookNotice } from './webhookNotice';
 import { signStandardWebhook, signWebhook, StandardWebhookHeader, WebhookHeader } from './webhookSignature';
+import { httpAttributes, recordHttpStatus, withDependencySpan } from '../../kernel/dependencySpan';
 
 /** Posts breaker notices to the configured webhook. */
 export interface WebhookSender {
@@ -35,48 +36,50 @@ export function makeWebhookSender(config: WebhookConfig, deps: WebhookSenderDeps
   const host = new URL(config.url).host;
   const timeoutMs = deps.timeoutMs ?? 10_000;
   return {
-    async send(notice) {
-      const body = webhookBody(config.format, notice);
-      const headers: Record<string, string> = {
-        'content-type': 'application/json',
-        [WebhookHeader.delivery]: notice.deliveryId,
-        [StandardWebhookHeader.id]: notice.deliveryId,
-      };
-      if (config.signingKey !== undefined) {
-        const timestamp = Math.floor(deps.clock.now() / 1000);
-        headers[WebhookHeader.timestamp] = String(timestamp);
-        headers[WebhookHeader.signature] = signWebhook(body, config.signingKey, timestamp);
-        // The same key, Standard Webhooks' scheme: the id is signed, and receivers have verifiers for it.
-        headers[StandardWebhookHeader.timestamp] = String(timestamp);
-        headers[StandardWebhookHeader.signature] = signStandardWebhook(
-          notice.deliveryId,
-          body,
-          config.signingKey,
-          timestamp,
-        );
-      }
-      let response: Response;
-      try {
-        response = await fetch(config.url, {
-          method: 'POST',
-          headers,
-          body,
-          redirect: 'error',
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-      } catch (error) {
-        const cause = error instanceof Error ? (error.cause ?? error) : error;
-        const what = cause instanceof Error ? cause.message : String(cause);
-        throw new WebhookDeliveryError(`webhook ${host} unreachable or too slow: ${what}`);
-      }
-      // The body is not needed: read a bounded part and cancel the rest (an answer may never end).
-      await readBoundedBody(response, MAX_ANSWER_BYTES).catch(() => undefined);
-      if (response.ok) return;
-      const status = response.status;
-      if (status >= 500 || TRANSIENT_STATUSES.has(status))
-        throw new WebhookDeliveryError(`webhook ${host} answered ${status}`);
-      throw new WebhookRejectedError(`webhook ${host} refused the notice (${status})`);
-    },
+    send: (notice) =>
+      withDependencySpan('webhook POST', httpAttributes('POST', config.url, true), async (span) => {
+        const body = webhookBody(config.format, notice);
+        const headers: Record<string, string> = {
+          'content-type': 'application/json',
+          [WebhookHeader.delivery]: notice.deliveryId,
+          [StandardWebhookHeader.id]: notice.deliveryId,
+        };
+        if (config.signingKey !== undefined) {
+          const timestamp = Math.floor(deps.clock.now() / 1000);
+          headers[WebhookHeader.timestamp] = String(timestamp);
+          headers[WebhookHeader.signature] = signWebhook(body, config.signingKey, timestamp);
+          // The same key, Standard Webhooks' scheme: the id is signed, and receivers have verifiers for it.
+          headers[StandardWebhookHeader.timestamp] = String(timestamp);
+          headers[StandardWebhookHeader.signature] = signStandardWebhook(
+            notice.deliveryId,
+            body,
+            config.signingKey,
+            timestamp,
+          );
+        }
+        let response: Response;
+        try {
+          response = await fetch(config.url, {
+            method: 'POST',
+            headers,
+            body,
+            redirect: 'error',
+            signal: AbortSignal.timeout(timeoutMs),
+          });
+        } catch (error) {
+          const cause = error instanceof Error ? (error.cause ?? error) : error;
+          const what = cause instanceof Error ? cause.message : String(cause);
+          throw new WebhookDeliveryError(`webhook ${host} unreachable or too slow: ${what}`);
+        }
+        // The body is not needed: read a bounded part and cancel the rest (an answer may never end).
+        await readBoundedBody(response, MAX_ANSWER_BYTES).catch(() => undefined);
+        recordHttpStatus(span, response.status);
+        if (response.ok) return;
+        const status = response.status;
+        if (status >= 500 || TRANSIENT_STATUSES.has(status))
+          throw new WebhookDeliveryError(`webhook ${host} answered ${status}`);
+        throw new WebhookRejectedError(`webhook ${host} refused the notice (${status})`);
+      }),
   };
 }
 

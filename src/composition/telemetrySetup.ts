@@ -1,0 +1,77 @@
+import { context, propagation, trace } from '@opentelemetry/api';
+import { logs } from '@opentelemetry/api-logs';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import {
+  BatchLogRecordProcessor,
+  type LogRecordExporter,
+  type LogRecordProcessor,
+  LoggerProvider,
+  SimpleLogRecordProcessor,
+} from '@opentelemetry/sdk-logs';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  SimpleSpanProcessor,
+  type SpanExporter,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+
+/** The dimension every record and span carries: which deployment (ENVIRONMENT_NAME) it came from. */
+export const environmentAttribute = 'environment';
+
+export interface TelemetryExporters {
+  readonly spans: SpanExporter;
+  readonly logs: LogRecordExporter;
+  /** Export each record and span as it ends (tests); otherwise in batches (Azure). */
+  readonly simple?: boolean;
+}
+
+export interface StartedTelemetry {
+  readonly flush: () => Promise<void>;
+  readonly shutdown: () => Promise<void>;
+}
+
+/**
+ * Registers the process's OpenTelemetry providers: records and client spans to the exporters, the
+ * environment stamped on each, W3C trace context for outgoing requests, and an async-local context
+ * so a span started in one await is the parent of the next. Production passes the Azure Monitor
+ * exporters (composition/azureMonitorTelemetry.ts), the tests in-memory ones.
+ */
+export function startTelemetry(environmentName: string, exporters: TelemetryExporters): StartedTelemetry {
+  const spanProcessor = exporters.simple
+    ? new SimpleSpanProcessor(exporters.spans)
+    : new BatchSpanProcessor(exporters.spans);
+  const logProcessor = exporters.simple
+    ? new SimpleLogRecordProcessor({ exporter: exporters.logs })
+    : new BatchLogRecordProcessor({ exporter: exporters.logs });
+  const stampSpans: SpanProcessor = {
+    onStart: (span) => span.setAttribute(environmentAttribute, environmentName),
+    onEnd: () => undefined,
+    forceFlush: () => Promise.resolve(),
+    shutdown: () => Promise.resolve(),
+  };
+  const stampLogs: LogRecordProcessor = {
+    onEmit: (record) => record.setAttribute(environmentAttribute, environmentName),
+    forceFlush: () => Promise.resolve(),
+    shutdown: () => Promise.resolve(),
+  };
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [stampSpans, spanProcessor] });
+  const loggerProvider = new LoggerProvider({ processors: [stampLogs, logProcessor] });
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(tracerProvider);
+  logs.setGlobalLoggerProvider(loggerProvider);
+  return {
+    flush: async () => {
+      await Promise.all([tracerProvider.forceFlush(), loggerProvider.forceFlush()]);
+    },
+    shutdown: async () => {
+      await Promise.all([tracerProvider.shutdown(), loggerProvider.shutdown()]);
+      trace.disable();
+      logs.disable();
+      propagation.disable();
+      context.disable();
+    },
+  };
+}
