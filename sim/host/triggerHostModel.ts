@@ -169,6 +169,17 @@ export class TriggerHostModel {
     await this.options.onRestart?.(reason);
     this.lastDisabled = await this.options.isDisabled();
     this.listening = !this.lastDisabled;
+    if (this.listening) await this.loadCheckpoints();
+  }
+
+  /** A listener starting reads the persisted checkpoints (never backwards from what it knows). */
+  private async loadCheckpoints(): Promise<void> {
+    const load = this.options.loadCheckpoint;
+    if (!load) return;
+    for (const id of this.options.hub.partitionIds) {
+      const last = await load(id);
+      if (last !== undefined && last + 1 > this.checkpoint(id)) this.checkpoints.set(id, last + 1);
+    }
   }
 
   /** One scheduling round at the current virtual time. */
@@ -177,6 +188,7 @@ export class TriggerHostModel {
       this.started = true;
       this.lastDisabled = await this.options.isDisabled();
       this.listening = !this.lastDisabled;
+      if (this.listening) await this.loadCheckpoints();
     }
     if (this.options.settingsVersion) {
       if (this.workerDown) {

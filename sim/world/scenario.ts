@@ -69,7 +69,7 @@ export interface ScenarioHooks {
    * The hub to send to and deliver from, with the host's checkpoint writer: a served hub the app's own
    * Event Hubs client can read (the demo's approval page shows what is held). Default: a fresh model.
    */
-  readonly hub?: Pick<ServedHub, 'hub' | 'onCheckpoint'>;
+  readonly hub?: Pick<ServedHub, 'hub' | 'onCheckpoint'> & Partial<Pick<ServedHub, 'loadCheckpoint'>>;
 }
 
 /** Timeline wording (the tests and the demo match on it). */
@@ -119,6 +119,7 @@ export async function runScenario(
   const host = worldTriggerHost(world, {
     hub,
     ...(hooks.hub ? { onCheckpoint: hooks.hub.onCheckpoint } : {}),
+    ...(hooks.hub?.loadCheckpoint ? { loadCheckpoint: hooks.hub.loadCheckpoint } : {}),
     ...(plan.instances ? { instances: plan.instances } : {}),
     ...(plan.extension ? { extension: plan.extension } : {}),
     ...(plan.wire ? { wire: plan.wire } : {}),

@@ -1,5 +1,6 @@
 import { BlobServiceClient, type ContainerClient } from '@azure/storage-blob';
 
+import { readCheckpointBlob } from '../../src/hub/checkpointMove';
 import { CHECKPOINT_CONTAINER, checkpointPrefix } from '../../src/hub/checkpoints';
 import { type EventHubsPeer, startEventHubsPeer } from '../eventHubsPeer/eventHubsPeer';
 import { EventHubModel } from '../host/eventHubModel';
@@ -33,6 +34,8 @@ export interface ServedHub {
   readonly checkpoints: { readonly container: ContainerClient; readonly prefix: string };
   /** The host model's `onCheckpoint`: writes each checkpoint as the Functions host does. */
   readonly onCheckpoint: ReturnType<typeof hostCheckpointWriter>;
+  /** The host model's `loadCheckpoint`: reads the blob back when a listener starts, as the host does. */
+  readonly loadCheckpoint: (partitionId: string) => Promise<number | undefined>;
   connectionString(): string;
   /** The peer stamps enqueued times from this clock (the world's, once there is one). */
   followClock(now: () => number): void;
@@ -60,6 +63,8 @@ export async function startServedHub(options: ServedHubOptions): Promise<ServedH
       EventHubConnection: peer.connectionString(),
       EVENTHUB_NAME: hubName,
       EVENTHUB_CONSUMER_GROUP: CONSUMER_GROUP,
+      // A hub the app can read: the retention guard runs, as in Azure.
+      RETENTION_GUARD_ENABLED: 'true',
     },
     checkpoints: { container, prefix: checkpointPrefix(NAMESPACE, hubName, CONSUMER_GROUP) },
     onCheckpoint: hostCheckpointWriter(container, {
@@ -67,6 +72,9 @@ export async function startServedHub(options: ServedHubOptions): Promise<ServedH
       hubName,
       consumerGroup: CONSUMER_GROUP,
     }),
+    loadCheckpoint: async (partitionId) =>
+      (await readCheckpointBlob(container, checkpointPrefix(NAMESPACE, hubName, CONSUMER_GROUP), partitionId))
+        .sequenceNumber,
     connectionString: () => peer.connectionString(),
     followClock(now) {
       time.now = now;

@@ -9,6 +9,7 @@ import { queueDeadLetterCount } from '../deadLetters/queueDeadLetterCount';
 import { makeConsumerProgress } from '../hub/consumerProgress';
 import { heldBacklogReaderFor } from './backlogRuntime';
 import { webhookDeps } from './webhookDeps';
+import { createRetentionGuardDeps, drainSavedFor } from './retentionRuntime';
 import { blobNoticeLedger, NOTICE_LEDGER_CONTAINER } from '../notify/blobNoticeLedger';
 import type { Runtime } from './runtime';
 
@@ -28,6 +29,7 @@ export function orchestratorSettingsFrom(config: AppConfig): BreakerOrchestrator
     reminderMinutes: config.approval.reminderMinutes,
     probationSeconds: config.breaker.probationSeconds,
     webhook: config.operations.webhook !== undefined,
+    drainSaved: true,
     retry: ACTIVITY_RETRY,
   };
 }
@@ -51,6 +53,7 @@ export function createActivityDeps(runtime: Runtime): BreakerActivityDeps {
     ...webhookDeps(config, runtime.clock),
     heldBacklog: heldBacklogReaderFor(runtime),
     notices: blobNoticeLedger(runtime.storage.container(NOTICE_LEDGER_CONTAINER)),
+    drainSaved: drainSavedFor(runtime),
   };
 }
 
@@ -68,6 +71,7 @@ export function createWatchdogDeps(runtime: Runtime): WatchdogDeps {
       approvers: config.email.approvers,
     },
     sink: runtime.sink,
+    ...(config.eventHub.retentionGuard && { retentionGuard: createRetentionGuardDeps(runtime) }),
   };
 }
 

@@ -24,6 +24,10 @@ export const telemetry = {
   batchHeld: { name: 'Breakwater.BatchHeld', fields: ['reason', 'events', 'heldSeconds', 'partitionId'] },
   /** The breaker store failed a call (first failure of an outage, then once per log interval). */
   storeUnavailable: { name: 'Breakwater.BreakerStoreUnavailable', fields: ['operation', 'failedCalls'] },
+  /** The retention guard saved waiting events to blobs and moved the checkpoint past them. */
+  retentionSaved: { name: 'Breakwater.RetentionSaved', fields: ['partitionId', 'saved', 'from', 'through', 'where'] },
+  /** The retention guard could not save (or could not move the checkpoint): retried next minute. */
+  retentionSaveFailed: { name: 'Breakwater.RetentionSaveFailed', fields: ['partitionId', 'reason', 'minutesLeft'] },
 } as const;
 
 export type TelemetryKind = keyof typeof telemetry;

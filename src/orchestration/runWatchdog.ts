@@ -5,6 +5,7 @@ import { breakerInstanceId } from './orchestrationIds';
 import type { ActivitySink } from '../sinks/activitySink';
 import type { Logger } from '../kernel/logger';
 import type { Clock } from '../kernel/clock';
+import type { RetentionGuardDeps } from '../processing/retentionGuard';
 import { findInstance, isLive } from './instanceStatus';
 import { repairTrigger, type TriggerRepairDeps } from './repairTrigger';
 import { type StartResult, startBreakerOrchestration } from './startBreakerOrchestration';
@@ -22,6 +23,8 @@ export interface WatchdogDeps {
   readonly repair?: TriggerRepairDeps;
   /** Probed while OPEN (downstream health on the approval page); absent: no probes. */
   readonly sink?: Pick<ActivitySink, 'probe'>;
+  /** Saves what waits too long behind a checkpoint (G7); absent: no guard. */
+  readonly retentionGuard?: RetentionGuardDeps;
 }
 
 export type WatchdogResult =
