@@ -11,6 +11,7 @@ import type { SinkKind } from '../../src/config/sinkSettings';
 import { readSwitch } from '../../src/control/switchReading';
 import type { SinkCall, WriteRefusal } from './downstream';
 import { DurableBackend, type StartConflict } from '../durable/durableBackend';
+import { checkedRetentionMs, deployedRetentionMs } from '../host/hubRetention';
 import { SimClock } from '../host/simClock';
 import { startWorldDownstream, type WorldDownstream } from './worldDownstream';
 import { approvalLinksIn, approveLikeAPerson, drainDeadLetterQueue } from './operatorActions';
@@ -46,6 +47,11 @@ export interface WorldOptions {
    * are repeatable; the demo starts at the real time of the run, so its pages and emails show today.
    */
   readonly startAt?: number;
+  /**
+   * How long the hubs of this world's scenarios keep events (simulated ms); default the deployed hub's
+   * retention (`eventHubRetentionDays` in infra/). A scenario may set its own (`retentionSeconds`).
+   */
+  readonly retentionMs?: number;
 }
 
 /**
@@ -85,6 +91,8 @@ export class BreakwaterWorld {
     readonly smtp: SmtpSink,
     readonly durable: DurableBackend,
     readonly http: FunctionsHttpServer,
+    /** How long the hubs of this world's scenarios keep events (simulated ms). */
+    readonly retentionMs: number,
   ) {}
 
   /** The platform's timing faults in force (read when each applies). */
@@ -194,6 +202,7 @@ export class BreakwaterWorld {
       smtp,
       durable,
       http,
+      checkedRetentionMs(options.retentionMs ?? deployedRetentionMs(), 'WorldOptions.retentionMs'),
     );
   }
 

@@ -2,6 +2,7 @@ import type { BreakerStateName } from '../../src/breaker/breakerStore';
 import type { DeadLetterMessage } from '../../src/deadLetters/deadLetterMessage';
 import type { BreakwaterWorld } from './breakwaterWorld';
 import { EventHubModel, type HubEvent } from '../host/eventHubModel';
+import { checkedRetentionMs } from '../host/hubRetention';
 import { eventBody } from './scenarioEvents';
 import { applyHostFaults, type HostFaults } from './scenarioFaults';
 import type { TriggerHostModel } from '../host/triggerHostModel';
@@ -21,6 +22,11 @@ export interface ScenarioPlan extends HostFaults {
   readonly outages: readonly { readonly from: number; readonly to: number }[];
   /** Seconds between an approval email arriving and the operator clicking its link. */
   readonly approveAfter: number;
+  /**
+   * How long the hub keeps an event, in simulated seconds (older events expire, read or not); default
+   * the world's (`WorldOptions.retentionMs`, else the deployed hub's in infra/).
+   */
+  readonly retentionSeconds?: number;
   /** Upper bound of simulated seconds before the run gives up. */
   readonly maxSeconds: number;
   /** The run does not end before this second, so every scheduled fault plays out. */
@@ -44,7 +50,7 @@ export interface ScenarioTick {
   /** Simulation time at the start of this second. */
   readonly now: number;
   readonly sent: number;
-  /** Events sent and not yet behind their partition's checkpoint (held or not yet delivered). */
+  /** Events sent, not yet behind their partition's checkpoint and not expired (held or not yet delivered). */
   readonly backlog: number;
   readonly state: ObservedState;
   readonly listening: boolean;
@@ -89,7 +95,12 @@ export interface TimelineEntry {
 }
 
 export interface ScenarioReport {
+  /** Every event sent, expired ones included. */
   readonly sent: readonly HubEvent[];
+  /** The events that expired in the hub (past the retention) by the run's end, processed or not. */
+  readonly expired: readonly HubEvent[];
+  /** The hub's retention during the run (simulated ms). */
+  readonly retentionMs: number;
   readonly deadLetters: readonly DeadLetterMessage[];
   readonly host: TriggerHostModel;
   readonly timeline: readonly TimelineEntry[];
@@ -113,6 +124,14 @@ export async function runScenario(
   hooks: ScenarioHooks = {},
 ): Promise<ScenarioReport> {
   const hub = hooks.hub?.hub ?? new EventHubModel(plan.partitions);
+  // The hub expires events by the world's simulated clock, never by real time.
+  hub.retain({
+    retentionMs:
+      plan.retentionSeconds === undefined
+        ? world.retentionMs
+        : checkedRetentionMs(plan.retentionSeconds * 1000, 'ScenarioPlan.retentionSeconds (× 1000)'),
+    now: () => world.clock.now(),
+  });
   // Each run is a new hub whose sequence numbers restart at 0, so the API must not remember the keys
   // of the last one (in Azure a re-created hub needs a new key prefix: docs/your-own-downstream.md).
   world.downstream.http?.forgetIdempotencyKeys();
@@ -208,7 +227,10 @@ export async function runScenario(
       state === 'CLOSED' &&
       !running;
     if (hooks.observer) {
-      const backlog = hub.partitionIds.reduce((n, id) => n + hub.size(id) - host.checkpoint(id), 0);
+      const backlog = hub.partitionIds.reduce(
+        (n, id) => n + hub.size(id) - Math.max(host.checkpoint(id), hub.beginSequenceNumber(id)),
+        0,
+      );
       await hooks.observer({
         second,
         now,
@@ -227,6 +249,8 @@ export async function runScenario(
 
   return {
     sent: hub.all(),
+    expired: hub.expired(),
+    retentionMs: hub.retention,
     deadLetters: (await world.drainDeadLetters()).filter(
       (m) => (m.properties as { run?: string } | undefined)?.run === plan.run,
     ),

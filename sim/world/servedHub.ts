@@ -17,6 +17,8 @@ export interface ServedHubOptions {
   readonly namePrefix: string;
   /** The SAS key the peer accepts (a test value: the peer listens on loopback only). */
   readonly key: string;
+  /** How long the hub keeps events (simulated ms); default the deployed hub's (infra/). */
+  readonly retentionMs?: number;
 }
 
 /**
@@ -37,13 +39,19 @@ export interface ServedHub {
   /** The host model's `loadCheckpoint`: reads the blob back when a listener starts, as the host does. */
   readonly loadCheckpoint: (partitionId: string) => Promise<number | undefined>;
   connectionString(): string;
-  /** The peer stamps enqueued times from this clock (the world's, once there is one). */
+  /**
+   * The peer stamps enqueued times and the hub expires events by this clock (the world's, once there is
+   * one). Until it is called nothing expires: expiry never follows real time.
+   */
   followClock(now: () => number): void;
   close(): Promise<void>;
 }
 
 export async function startServedHub(options: ServedHubOptions): Promise<ServedHub> {
-  const hub = new EventHubModel(options.partitions);
+  const hub = new EventHubModel(
+    options.partitions,
+    options.retentionMs === undefined ? {} : { retentionMs: options.retentionMs },
+  );
   const hubName = `${options.namePrefix}-${Math.random().toString(36).slice(2, 8)}`;
   const time = { now: () => Date.now() };
   const peer: EventHubsPeer = await startEventHubsPeer({
@@ -78,6 +86,7 @@ export async function startServedHub(options: ServedHubOptions): Promise<ServedH
     connectionString: () => peer.connectionString(),
     followClock(now) {
       time.now = now;
+      hub.retain({ now });
     },
     close: () => peer.close(),
   };
