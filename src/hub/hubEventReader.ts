@@ -1,5 +1,6 @@
 import type { EventHubConsumerClient, ReceivedEventData } from '@azure/event-hubs';
 
+import { ensureError } from '../kernel/ensureError';
 import type { ReceivedEvent } from './receivedEvent';
 
 /** Reads waiting events themselves (bodies and all), for the retention guard to save them. */
@@ -9,7 +10,12 @@ export interface HubEventReader {
    * the partition ends sooner. Events already past retention are not there: the first one returned may
    * have a higher sequence number than asked for.
    */
-  read(partitionId: string, fromSequence: number, max: number, abortSignal: AbortSignal): Promise<ReceivedEvent[]>;
+  read(
+    partitionId: string,
+    fromSequence: number,
+    max: number,
+    abortSignal: AbortSignal,
+  ): Promise<ReceivedEvent[]>;
 }
 
 /** How long one receive waits for more events before the read returns what it has. */
@@ -27,7 +33,7 @@ export function makeHubEventReader(client: () => EventHubConsumerClient): HubEve
           done = true;
           void subscription.close();
           if (error === undefined) resolve(out);
-          else reject(error instanceof Error ? error : new Error(String(error)));
+          else reject(ensureError(error));
         };
         const subscription = client().subscribe(
           partitionId,
@@ -51,7 +57,13 @@ export function makeHubEventReader(client: () => EventHubConsumerClient): HubEve
             skipParsingBodyAsJson: true,
           },
         );
-        abortSignal.addEventListener('abort', () => finish(abortSignal.reason), { once: true });
+        abortSignal.addEventListener(
+          'abort',
+          () => {
+            finish(abortSignal.reason);
+          },
+          { once: true },
+        );
       });
     },
   };
@@ -68,12 +80,12 @@ function toReceived(partitionId: string, e: ReceivedEventData, index: number): R
     body,
     partitionId,
     sequenceNumber: e.sequenceNumber,
-    offset: String(e.offset),
+    offset: e.offset,
     enqueuedTimeUtc: e.enqueuedTimeUtc.toISOString(),
     properties: e.properties ?? {},
     systemProperties: {
       ...(e.systemProperties ?? {}),
-      ...(e.partitionKey == null ? {} : { PartitionKey: e.partitionKey }),
+      ...(e.partitionKey === null ? {} : { PartitionKey: e.partitionKey }),
     },
   };
 }

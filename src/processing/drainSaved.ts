@@ -46,3 +46,46 @@ export async function drainSavedEvents(
   }
   return { drained, dead, partitions };
 }
+
+/**
+ * Before a batch of a partition is processed: the events the retention guard saved for it go first.
+ * Covers a partition held while the breaker is CLOSED (a held batch, a store outage, a downstream failing
+ * below the threshold), whose running listener never re-reads the checkpoint the guard moved: on the
+ * held batch's next re-run the saved events are drained in order, and the batch's own events up to the
+ * last saved one count as done. Returns the last saved sequence number drained (undefined: none saved).
+ * A held batch always looks; another looks at most once per `ttlMs` per partition and process (a
+ * partition that moved here after a save, or a consumer so far behind that the guard saved).
+ */
+export function makeSavedFirst(
+  saved: SavedEvents,
+  processBatch: BatchProcessor,
+  now: () => number,
+  ttlMs = 60_000,
+) {
+  const noneSince = new Map<string, number>();
+  return async (
+    partitionId: string,
+    run: { readonly rerun: number; readonly invocationId: string; readonly logger: Logger },
+  ): Promise<number | undefined> => {
+    const checkedAt = noneSince.get(partitionId);
+    if (run.rerun === 0 && checkedAt !== undefined && now() - checkedAt < ttlMs) return undefined;
+    const seqs = await saved.sequenceNumbers(partitionId);
+    const last = seqs[seqs.length - 1];
+    if (last === undefined) {
+      noneSince.set(partitionId, now());
+      return undefined;
+    }
+    noneSince.delete(partitionId);
+    const result = await drainSavedEvents(saved, processBatch, {
+      invocationId: run.invocationId,
+      logger: run.logger,
+      partitions: [partitionId],
+    });
+    run.logger.warn(
+      `partition ${partitionId}: ${result.drained} events saved before the hub's retention reached the sink first`,
+    );
+    return last;
+  };
+}
+
+export type SavedFirst = ReturnType<typeof makeSavedFirst>;

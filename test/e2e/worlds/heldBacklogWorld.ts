@@ -56,6 +56,11 @@ export class HeldBacklogWorld {
       },
     });
     time.now = () => world.clock.now();
+    // The hub keeps events as long as the app is told (EVENTHUB_RETENTION_HOURS), by the world's clock.
+    hub.retain({
+      retentionMs: Number(settings.EVENTHUB_RETENTION_HOURS ?? RETENTION_HOURS) * 3_600_000,
+      now: () => world.clock.now(),
+    });
     const container =
       BlobServiceClient.fromConnectionString(storageConnectionString).getContainerClient(
         CHECKPOINT_CONTAINER,
