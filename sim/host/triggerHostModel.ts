@@ -129,11 +129,17 @@ export class TriggerHostModel {
     return this.checkpoints.get(partitionId) ?? 0;
   }
 
-  /** Every event is behind its partition's checkpoint and no retry loop is running. */
+  /**
+   * Every retained event is behind its partition's checkpoint and no retry loop is running (events
+   * that expired in the hub past its retention are not waiting any more: nothing can deliver them).
+   */
   get drained(): boolean {
+    const { hub } = this.options;
     return (
       this.instances.all.every((i) => i.pending.size === 0) &&
-      this.options.hub.partitionIds.every((id) => this.checkpoint(id) >= this.options.hub.size(id))
+      hub.partitionIds.every(
+        (id) => Math.max(this.checkpoint(id), hub.beginSequenceNumber(id)) >= hub.size(id),
+      )
     );
   }
 

@@ -8,6 +8,10 @@ import { applyHostFaults, type HostFaults } from './scenarioFaults';
 import type { TriggerHostModel } from '../host/triggerHostModel';
 import type { ServedHub } from './servedHub';
 import { worldTriggerHost } from './worldTriggerHost';
+import { SavedEventsWatch } from './savedEvents';
+
+/** How often (simulated seconds) a run lists the events the app saved. */
+const SAVED_POLL_SECONDS = 5;
 
 /** A fault schedule and workload for one run; times are seconds from the run's start. */
 export interface ScenarioPlan extends HostFaults {
@@ -101,6 +105,8 @@ export interface ScenarioReport {
   readonly expired: readonly HubEvent[];
   /** The hub's retention during the run (simulated ms). */
   readonly retentionMs: number;
+  /** `partition/sequence` of the events the app saved (retention guard) during the run, drained or not. */
+  readonly saved: ReadonlySet<string>;
   readonly deadLetters: readonly DeadLetterMessage[];
   readonly host: TriggerHostModel;
   readonly timeline: readonly TimelineEntry[];
@@ -145,6 +151,7 @@ export async function runScenario(
     ...(plan.hostSeed === undefined ? {} : { seed: plan.hostSeed }),
   });
   world.attachHost(host);
+  const saved = await SavedEventsWatch.start(world.env);
   const timeline: TimelineEntry[] = [];
   const approvals: { second: number; postStatus: number }[] = [];
   const knownLinks = new Set(world.approvalLinks());
@@ -207,9 +214,12 @@ export async function runScenario(
       linkSeen.set(link, second);
       timeline.push({ second, what: TIMELINE.emailWithLink });
     }
+    // What the app saved, seen before an approval can start draining it (and now and then).
+    if (second % SAVED_POLL_SECONDS === 0) await saved.poll();
     for (const [link, seenAt] of linkSeen) {
       if (!followLink(link, second - seenAt)) continue;
       linkSeen.delete(link);
+      await saved.poll();
       const result = await world.approve(link, 'On-call operator');
       approvals.push({ second, postStatus: result.postStatus });
       timeline.push({ second, what: TIMELINE.followed(result.postStatus) });
@@ -247,10 +257,12 @@ export async function runScenario(
     world.clock.advance(1000);
   }
 
+  await saved.poll();
   return {
     sent: hub.all(),
     expired: hub.expired(),
     retentionMs: hub.retention,
+    saved: saved.keys,
     deadLetters: (await world.drainDeadLetters()).filter(
       (m) => (m.properties as { run?: string } | undefined)?.run === plan.run,
     ),
