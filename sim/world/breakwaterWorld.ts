@@ -185,7 +185,14 @@ export class BreakwaterWorld {
       ...options.settings,
     });
     const writes: SinkWrite[] = [];
-    const runtimeOptions = e2eRuntimeOptions({ clock, downstream, writes, armUrl: arm.url, ca: cert.cert });
+    const runtimeOptions = e2eRuntimeOptions({
+      clock,
+      downstream,
+      writes,
+      armUrl: arm.url,
+      ca: cert.cert,
+      ...(options.retentionMs === undefined ? {} : { hubRetentionMs: options.retentionMs }),
+    });
     const loader = makeAppLoader(env, runtimeOptions, options.freshModules);
     appRef.ready = () => loader.ready();
     const runtime = await loader.load();

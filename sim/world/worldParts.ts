@@ -60,9 +60,12 @@ export function e2eRuntimeOptions(parts: {
   readonly writes: SinkWrite[];
   readonly armUrl: string;
   readonly ca: string;
+  /** The world's hub retention when it was given: the app keeps the same deadline. */
+  readonly hubRetentionMs?: number;
 }): RuntimeOptions {
   const { clock, downstream, writes } = parts;
   return {
+    ...(parts.hubRetentionMs === undefined ? {} : { hubRetentionMs: parts.hubRetentionMs }),
     clock,
     decorateSink: (real) => downstream.decorate(real, writes, clock),
     endpoints: { credential: staticTokenCredential, arm: { url: parts.armUrl, ca: parts.ca } },

@@ -92,7 +92,7 @@ export function createHeldBacklogReader(runtime: Runtime): HeldBacklogReader {
       {
         hub,
         checkpoints: (signal) => readCheckpoints(checkpoints.container, checkpoints.prefix, signal),
-        retentionHours: runtime.config.eventHub.retentionHours,
+        retentionHours: runtime.hubRetentionMs / 3_600_000,
         clock: runtime.clock,
         source,
       },

@@ -2,7 +2,7 @@ import { blobPartitionLease } from '../deadLetters/partitionLease';
 import { makeSavedEvents, SAVED_PREFIX, type SavedEvents } from '../deadLetters/savedEvents';
 import type { Logger } from '../kernel/logger';
 import { drainSavedEvents } from '../processing/drainSaved';
-import type { RetentionGuardDeps } from '../processing/retentionGuard';
+import { type RetentionGuardDeps, saveMarginMs } from '../processing/retentionGuard';
 import { hubPartsFor } from './backlogRuntime';
 import type { Runtime } from './runtime';
 
@@ -27,13 +27,16 @@ export function createRetentionGuardDeps(runtime: Runtime): RetentionGuardDeps {
   const { config } = runtime;
   const { hub, events, checkpoints } = hubPartsFor(runtime);
   return {
-    retentionHours: config.eventHub.retentionHours,
-    marginMinutes: config.eventHub.retentionSaveMarginMinutes,
+    retentionMs: runtime.hubRetentionMs,
+    marginMs: saveMarginMs(runtime.hubRetentionMs, config.eventHub.retentionSaveMarginMinutes),
     hub,
     events,
     checkpoints,
     saved: savedEventsFor(runtime),
-    lease: blobPartitionLease(runtime.storage.container(config.processing.deadLetterContainer), 'retention-guard'),
+    lease: blobPartitionLease(
+      runtime.storage.container(config.processing.deadLetterContainer),
+      'retention-guard',
+    ),
     clock: runtime.clock,
     savedWhere: savedWhere(runtime),
     peeked: new Map(),

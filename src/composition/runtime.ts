@@ -5,6 +5,7 @@ import type { BreakerStore } from '../breaker/breakerStore';
 import { makeBreakerStore } from './makeBreakerStore';
 import { makeStoreBreakerGate, type StoreBreakerGate } from '../breaker/storeBreakerGate';
 import type { AppConfig } from '../config/appConfig';
+import { ConfigError } from '../config/configError';
 import { type Environment, loadConfig } from '../config/loadConfig';
 import type { ActivitySink } from '../sinks/activitySink';
 import { type BatchProcessor, makeBatchProcessor } from '../processing/batchProcessor';
@@ -43,6 +44,8 @@ export interface Runtime {
    * fails the first activity that sends, not the start of the processing function).
    */
   readonly controls: { readonly triggerSwitch: () => TriggerSwitch; readonly emailSender: () => EmailSender };
+  /** How long the hub keeps events: EVENTHUB_RETENTION_HOURS, or the simulator's compressed one. */
+  readonly hubRetentionMs: number;
 }
 
 /** What a host embedding the app (the end-to-end tests, `npm run demo`) may change. */
@@ -57,6 +60,11 @@ export interface RuntimeOptions {
    * store's view). The pipeline bench passes `alwaysClosedGate` for "breaker off": never consulted.
    */
   readonly breakerGate?: BreakerGate;
+  /**
+   * A simulated hub's retention, shorter than the service allows (the time-compressed demo): replaces
+   * EVENTHUB_RETENTION_HOURS, and RETENTION_SAVE_MARGIN_MINUTES is checked against it.
+   */
+  readonly hubRetentionMs?: number;
 }
 
 /**
@@ -67,6 +75,15 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
   const clock = options.clock ?? systemClock;
   const decorateSink = options.decorateSink ?? ((s: ActivitySink) => s);
   const config = loadConfig(env);
+  const hubRetentionMs = options.hubRetentionMs ?? config.eventHub.retentionHours * 3_600_000;
+  const margin = config.eventHub.retentionSaveMarginMinutes;
+  if (margin !== undefined && margin * 60_000 >= hubRetentionMs)
+    throw new ConfigError([
+      {
+        setting: 'RETENTION_SAVE_MARGIN_MINUTES',
+        message: `must be less than the hub's retention (${hubRetentionMs / 60_000} min, EVENTHUB_RETENTION_HOURS or the simulator's)`,
+      },
+    ]);
   const { endpoints } = options;
   let credential: TokenCredential | undefined = endpoints?.credential;
   const getCredential = () =>
@@ -139,6 +156,7 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
     progress,
     getCredential,
     controls: { triggerSwitch: () => controls().triggerSwitch, emailSender: () => controls().emailSender },
+    hubRetentionMs,
   };
 }
 

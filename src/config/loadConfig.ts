@@ -155,8 +155,7 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
       consumerGroup: must(v.EVENTHUB_CONSUMER_GROUP),
       retentionHours: must(v.EVENTHUB_RETENTION_HOURS),
       retentionGuard: must(v.RETENTION_GUARD_ENABLED),
-      retentionSaveMarginMinutes:
-        v.RETENTION_SAVE_MARGIN_MINUTES ?? defaultSaveMarginMinutes(must(v.EVENTHUB_RETENTION_HOURS)),
+      retentionSaveMarginMinutes: v.RETENTION_SAVE_MARGIN_MINUTES,
       heartbeatReadsBacklog: must(v.HEARTBEAT_READS_BACKLOG),
     },
     storage: must(storage),
@@ -248,6 +247,3 @@ function deepFreeze<T>(value: T): T {
   }
   return value;
 }
-
-/** A seventh of the retention (24 h of 168 h), at least a minute. */
-export const defaultSaveMarginMinutes = (retentionHours: number) => Math.max(1, Math.floor((retentionHours * 60) / 7));

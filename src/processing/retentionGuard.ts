@@ -14,9 +14,19 @@ import { redactSecrets } from '../kernel/redactSecrets';
 import { telemetryLine } from '../kernel/telemetryNames';
 
 export interface RetentionGuardConfig {
-  readonly retentionHours: number;
+  /** How long the hub keeps an event (EVENTHUB_RETENTION_HOURS). */
+  readonly retentionMs: number;
   /** Save once the oldest waiting event is this close to the retention (RETENTION_SAVE_MARGIN_MINUTES). */
-  readonly marginMinutes: number;
+  readonly marginMs: number;
+}
+
+/**
+ * The margin: as configured, else a seventh of the retention (24 h of the default 168 h), whole minutes,
+ * at least one. A seventh leaves the save a day to catch up at its bound rate on the default hub, and
+ * storage that long to be down, while the first save still comes six days after the trip.
+ */
+export function saveMarginMs(retentionMs: number, configuredMinutes: number | undefined): number {
+  return (configuredMinutes ?? Math.max(1, Math.floor(retentionMs / 60_000 / 7))) * 60_000;
 }
 
 export interface RetentionGuardDeps extends RetentionGuardConfig {
@@ -52,7 +62,12 @@ export type PartitionGuardResult =
       readonly through: number;
       readonly lossAt: number;
     }
-  | { readonly partitionId: string; readonly outcome: 'failed'; readonly reason: string; readonly lossAt?: number };
+  | {
+      readonly partitionId: string;
+      readonly outcome: 'failed';
+      readonly reason: string;
+      readonly lossAt?: number;
+    };
 
 export interface RetentionGuardRun {
   readonly at: number;
@@ -74,7 +89,10 @@ const READ_CHUNK = 500;
  * checkpoint never moves past an event that is not saved; a failure is logged loudly
  * (`Breakwater.RetentionSaveFailed`) and the next run tries again. Never throws.
  */
-export async function runRetentionGuard(deps: RetentionGuardDeps, logger: Logger): Promise<RetentionGuardRun> {
+export async function runRetentionGuard(
+  deps: RetentionGuardDeps,
+  logger: Logger,
+): Promise<RetentionGuardRun> {
   const at = deps.clock.now();
   let partitions;
   try {
@@ -82,13 +100,21 @@ export async function runRetentionGuard(deps: RetentionGuardDeps, logger: Logger
   } catch (error) {
     const reason = reasonOf(error);
     logger.error(
-      telemetryLine('retentionSaveFailed', { partitionId: null, reason: `could not read the hub: ${reason}`, minutesLeft: null }),
+      telemetryLine('retentionSaveFailed', {
+        partitionId: null,
+        reason: `could not read the hub: ${reason}`,
+        minutesLeft: null,
+      }),
     );
     return { at, partitions: [], saved: 0, failure: reason };
   }
   const results: PartitionGuardResult[] = [];
   for (const facts of partitions) results.push(await guardPartition(deps, facts, logger));
-  return { at, partitions: results, saved: results.reduce((n, r) => n + (r.outcome === 'saved' ? r.saved : 0), 0) };
+  return {
+    at,
+    partitions: results,
+    saved: results.reduce((n, r) => n + (r.outcome === 'saved' ? r.saved : 0), 0),
+  };
 }
 
 async function guardPartition(
@@ -97,7 +123,7 @@ async function guardPartition(
   logger: Logger,
 ): Promise<PartitionGuardResult> {
   const { partitionId } = facts;
-  const retentionMs = deps.retentionHours * 3_600_000;
+  const { retentionMs } = deps;
   const signal = () => AbortSignal.timeout(deps.readTimeoutMs ?? 10_000);
   let lossAt: number | undefined;
   const fail = (reason: string): PartitionGuardResult => {
@@ -112,11 +138,13 @@ async function guardPartition(
     if (first === undefined) return { partitionId, outcome: 'nothing-waiting' };
     const known = deps.peeked?.get(partitionId);
     const oldest =
-      known?.sequenceNumber === first ? known.enqueuedAt : await deps.hub.enqueuedTimeOf(partitionId, first, signal());
+      known?.sequenceNumber === first
+        ? known.enqueuedAt
+        : await deps.hub.enqueuedTimeOf(partitionId, first, signal());
     if (oldest === undefined) return { partitionId, outcome: 'nothing-waiting' };
     deps.peeked?.set(partitionId, { sequenceNumber: first, enqueuedAt: oldest });
     lossAt = oldest + retentionMs;
-    if (deps.clock.now() < lossAt - deps.marginMinutes * 60_000) return { partitionId, outcome: 'in-time', lossAt };
+    if (deps.clock.now() < lossAt - deps.marginMs) return { partitionId, outcome: 'in-time', lossAt };
 
     const lease = await deps.lease(partitionId);
     if (lease === undefined) return { partitionId, outcome: 'locked' };
@@ -137,7 +165,8 @@ async function guardPartition(
         saved += events.length;
         next = tail.sequenceNumber + 1;
       }
-      if (last === undefined || from === undefined) return fail('the hub returned none of the waiting events');
+      if (last === undefined || from === undefined)
+        return fail('the hub returned none of the waiting events');
       try {
         await moveCheckpoint(container, prefix, partitionId, checkpoint, last, signal());
       } catch (error) {
@@ -165,4 +194,5 @@ async function guardPartition(
   }
 }
 
-const reasonOf = (error: unknown) => boundText(redactSecrets(errorMessage(error).replace(/\s+/g, ' ').trim()), 300);
+const reasonOf = (error: unknown) =>
+  boundText(redactSecrets(errorMessage(error).replace(/\s+/g, ' ').trim()), 300);
