@@ -31,7 +31,11 @@ export function heldBacklogReaderFor(runtime: Runtime): HeldBacklogReader {
 /** The app's own reads of its hub and of the host's checkpoints (one client per runtime). */
 export interface HubParts {
   readonly hub: HubReader;
-  readonly events: HubEventReader;
+  /**
+   * The retention guard's reads, on a client of their own: one client subscribes to a partition once
+   * at a time, and the guard's peeks must not collide with the approval page's.
+   */
+  readonly guard: { readonly hub: HubReader; readonly events: HubEventReader };
   readonly checkpoints: { readonly container: ContainerClient; readonly prefix: string };
   readonly source: { readonly hub: string; readonly checkpoints: string };
 }
@@ -46,25 +50,27 @@ export function hubPartsFor(runtime: Runtime): HubParts {
   const known = parts.get(runtime);
   if (known) return known;
   const { eventHub } = runtime.config;
+  const newClient = () =>
+    eventHub.connection.kind === 'connectionString'
+      ? new EventHubConsumerClient(
+          eventHub.consumerGroup,
+          eventHub.connection.connectionString,
+          eventHub.hubName,
+          {
+            retryOptions: READ_RETRY,
+          },
+        )
+      : new EventHubConsumerClient(
+          eventHub.consumerGroup,
+          eventHub.connection.fullyQualifiedNamespace,
+          eventHub.hubName,
+          lazyCredential(runtime.getCredential),
+          { retryOptions: READ_RETRY },
+        );
   let client: EventHubConsumerClient | undefined;
-  const getClient = () =>
-    (client ??=
-      eventHub.connection.kind === 'connectionString'
-        ? new EventHubConsumerClient(
-            eventHub.consumerGroup,
-            eventHub.connection.connectionString,
-            eventHub.hubName,
-            {
-              retryOptions: READ_RETRY,
-            },
-          )
-        : new EventHubConsumerClient(
-            eventHub.consumerGroup,
-            eventHub.connection.fullyQualifiedNamespace,
-            eventHub.hubName,
-            lazyCredential(runtime.getCredential),
-            { retryOptions: READ_RETRY },
-          ));
+  let guardClient: EventHubConsumerClient | undefined;
+  const getClient = () => (client ??= newClient());
+  const getGuardClient = () => (guardClient ??= newClient());
   const container = runtime.storage.container(CHECKPOINT_CONTAINER);
   const prefix = checkpointPrefix(namespaceOf(eventHub.connection), eventHub.hubName, eventHub.consumerGroup);
   const made: HubParts = {
@@ -73,7 +79,14 @@ export function hubPartsFor(runtime: Runtime): HubParts {
       enqueuedTimeOf: (id: string, seq: number, signal: AbortSignal) =>
         makeEventHubReader(getClient()).enqueuedTimeOf(id, seq, signal),
     },
-    events: makeHubEventReader(getClient),
+    guard: {
+      hub: {
+        partitions: (signal: AbortSignal) => makeEventHubReader(getGuardClient()).partitions(signal),
+        enqueuedTimeOf: (id: string, seq: number, signal: AbortSignal) =>
+          makeEventHubReader(getGuardClient()).enqueuedTimeOf(id, seq, signal),
+      },
+      events: makeHubEventReader(getGuardClient),
+    },
     checkpoints: { container, prefix },
     source: {
       hub: `Event Hubs at ${namespaceOf(eventHub.connection) || 'an unnamed namespace'} (hub "${eventHub.hubName}")`,

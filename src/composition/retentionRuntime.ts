@@ -25,12 +25,12 @@ export const savedWhere = (runtime: Runtime) =>
 /** The retention guard's reads and writes (the watchdog runs it every minute). */
 export function createRetentionGuardDeps(runtime: Runtime): RetentionGuardDeps {
   const { config } = runtime;
-  const { hub, events, checkpoints } = hubPartsFor(runtime);
+  const { guard, checkpoints } = hubPartsFor(runtime);
   return {
     retentionMs: runtime.hubRetentionMs,
     marginMs: saveMarginMs(runtime.hubRetentionMs, config.eventHub.retentionSaveMarginMinutes),
-    hub,
-    events,
+    hub: guard.hub,
+    events: guard.events,
     checkpoints,
     saved: savedEventsFor(runtime),
     lease: blobPartitionLease(
