@@ -53,3 +53,14 @@ export function drainSavedFor(runtime: Runtime) {
     return { drained: result.drained, dead: result.dead };
   };
 }
+
+/** The status API's view of the saved events: how many, where, and how they come back. */
+export function savedEventsView(runtime: Runtime) {
+  return async () => ({
+    ...(await savedEventsFor(runtime).count()),
+    where: savedWhere(runtime),
+    comeBack:
+      'to the sink before any later event of their key: on the approval, before the trigger is enabled ' +
+      "(Breaker_DrainSaved), or, while CLOSED, on the held batch's next re-run",
+  });
+}

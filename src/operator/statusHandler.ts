@@ -32,6 +32,7 @@ export function makeStatusHandler(deps: OperatorDeps): HttpHandler {
       lastTrip: lastTrip ? toTripView(lastTrip, s.at) : null,
       triggerDisabled: s.triggerDisabled,
       deadLetters: s.deadLetters,
+      saved: s.saved,
       downstream: downstreamView(s.currentTrip?.probe),
       held: heldView(s.held, s.at),
       store: {

@@ -11,6 +11,7 @@ import { readCheckpointBlob } from '../../src/hub/checkpointMove';
 import { CHECKPOINT_CONTAINER, checkpointPrefix } from '../../src/hub/checkpoints';
 import { parseTelemetryLine, telemetry } from '../../src/kernel/telemetryNames';
 import { invokeRpc, type LogLine } from '../../sim/host/fakeFunctionsCore';
+import { FUNCTION_KEY } from '../../sim/world/breakwaterWorld';
 import { jsonBody, reading } from '../support/sensorEvents';
 import { HeldBacklogWorld } from './worlds/heldBacklogWorld';
 
@@ -107,6 +108,17 @@ describe('the retention guard', () => {
       for (const seq of await saved().sequenceNumbers(id)) savedIds.add(`${id}/${seq}`);
     expect(w.world.writes.length).toBe(writesBeforeSave);
     expect(lines(telemetry.retentionSaveFailed.name)).toEqual([]);
+    // The status API says how many, where, and how they come back.
+    const status = (await (
+      await fetch(`${w.world.http.baseUrl}/api/breaker/status?code=${FUNCTION_KEY}`)
+    ).json()) as { saved: { total: number; where: string; comeBack: string } | null };
+    expect(status.saved).toMatchObject({
+      total: heldAtTrip,
+      where: expect.stringContaining(
+        `saved/<partition>/ in container ${w.world.env.DEAD_LETTER_CONTAINER ?? ''}`,
+      ),
+      comeBack: expect.stringMatching(/before the trigger is enabled/),
+    });
   });
 
   it('moves each checkpoint blob to the last saved event, and no further', async () => {
