@@ -112,13 +112,11 @@ describe('the retention guard', () => {
     const status = (await (
       await fetch(`${w.world.http.baseUrl}/api/breaker/status?code=${FUNCTION_KEY}`)
     ).json()) as { saved: { total: number; where: string; comeBack: string } | null };
-    expect(status.saved).toMatchObject({
-      total: heldAtTrip,
-      where: expect.stringContaining(
-        `saved/<partition>/ in container ${w.world.env.DEAD_LETTER_CONTAINER ?? ''}`,
-      ),
-      comeBack: expect.stringMatching(/before the trigger is enabled/),
-    });
+    expect(status.saved?.total).toBe(heldAtTrip);
+    expect(status.saved?.where).toContain(
+      `saved/<partition>/ in container ${w.world.env.DEAD_LETTER_CONTAINER ?? ''}`,
+    );
+    expect(status.saved?.comeBack).toMatch(/before the trigger is enabled/);
   });
 
   it('moves each checkpoint blob to the last saved event, and no further', async () => {
