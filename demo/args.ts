@@ -17,7 +17,14 @@ export interface DemoOptions {
   readonly store: BreakerStoreChoice;
   /** The downstream: the sample Table sink on Azurite, or the HTTP sink against a local HTTP API. */
   readonly sink: SinkKind;
+  /** `outage` (approved in time) or `unattended` (nobody approves within the hub's retention). */
+  readonly scenario: DemoScenario;
+  /** How long the hub keeps events, in simulated seconds; undefined = the deployed hub's (infra/). */
+  readonly retentionSeconds: number | undefined;
 }
+
+export const DEMO_SCENARIOS = ['outage', 'unattended'] as const;
+export type DemoScenario = (typeof DEMO_SCENARIOS)[number];
 
 export const BREAKER_STORE_CHOICES = ['auto', 'redis', 'table'] as const;
 export type BreakerStoreChoice = (typeof BREAKER_STORE_CHOICES)[number];
@@ -36,6 +43,25 @@ export const defaultDemoOptions: DemoOptions = {
   outageSeconds: 50,
   store: 'auto',
   sink: 'table',
+  scenario: 'outage',
+  retentionSeconds: undefined,
+};
+
+/**
+ * `--scenario unattended`: a trip nobody approves for longer than the hub's retention, time compressed
+ * (a retention of 10 simulated minutes, the downstream back after 20, the approval 25 minutes after the
+ * email), as fast as the machine goes. Flags given on the command line still win.
+ */
+export const unattendedDemoOptions: Partial<DemoOptions> = {
+  scenario: 'unattended',
+  speed: 0,
+  partitions: 4,
+  events: 400,
+  sendSeconds: 60,
+  outageStart: 10,
+  outageSeconds: 1_200,
+  autoApproveSeconds: 1_500,
+  retentionSeconds: 600,
 };
 
 export const USAGE = `Usage: npm run demo -- [options]
@@ -58,6 +84,11 @@ Options:
                             on PATH, otherwise Table on the embedded Azurite)
   --sink table|http         the downstream: the home activity table on Azurite, or an HTTP API
                             (started in-process) behind the HTTP sink (default ${defaultDemoOptions.sink})
+  --scenario <name>         outage (default: approved in time) or unattended: nobody approves for
+                            longer than the hub's retention (${unattendedDemoOptions.retentionSeconds} simulated s), then a late approval
+                            (${unattendedDemoOptions.autoApproveSeconds} s after the email); speed 0, ${unattendedDemoOptions.events} events on ${unattendedDemoOptions.partitions} partitions unless given
+  --retention <s>           how long the hub keeps events, in simulated seconds (default: the
+                            deployed hub's, eventHubRetentionDays in infra/)
   -h, --help                this text`;
 
 /** A bad command line; the message says what was wrong and is printed as one line. */
@@ -66,7 +97,7 @@ export class DemoArgsError extends Error {
 }
 
 interface NumberRule {
-  readonly key: Exclude<keyof DemoOptions, 'store' | 'sink'>;
+  readonly key: Exclude<keyof DemoOptions, 'store' | 'sink' | 'scenario'>;
   readonly min: number;
   readonly max: number;
   readonly integer: boolean;
@@ -80,6 +111,7 @@ const rules: Readonly<Record<string, NumberRule>> = {
   '--send-seconds': { key: 'sendSeconds', min: 1, max: 86_400, integer: true },
   '--outage-start': { key: 'outageStart', min: 0, max: 86_400, integer: true },
   '--outage-seconds': { key: 'outageSeconds', min: 0, max: 86_400, integer: true },
+  '--retention': { key: 'retentionSeconds', min: 60, max: 90 * 86_400, integer: true },
 };
 
 function parseNumber(flag: string, raw: string, rule: NumberRule): number {
@@ -95,11 +127,21 @@ function parseNumber(flag: string, raw: string, rule: NumberRule): number {
 
 /** Parses `process.argv.slice(2)`; throws DemoArgsError on an unknown flag, a missing or bad value. */
 export function parseDemoArgs(argv: readonly string[]): ParsedArgs {
-  const options: { -readonly [K in keyof DemoOptions]: DemoOptions[K] } = { ...defaultDemoOptions };
+  const options: { -readonly [K in keyof DemoOptions]?: DemoOptions[K] } = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '-h' || arg === '--help') return { kind: 'help' };
     const [flag = '', inline] = arg.startsWith('--') ? arg.split(/=(.*)/s, 2) : [arg];
+    if (flag === '--scenario') {
+      const raw = inline ?? argv[++i];
+      const scenario = DEMO_SCENARIOS.find((c) => c === raw);
+      if (!scenario)
+        throw new DemoArgsError(
+          `--scenario expects one of ${DEMO_SCENARIOS.join(' | ')}, got '${raw ?? ''}'`,
+        );
+      options.scenario = scenario;
+      continue;
+    }
     if (flag === '--store') {
       const raw = inline ?? argv[++i];
       const choice = BREAKER_STORE_CHOICES.find((c) => c !== 'auto' && c === raw);
@@ -143,7 +185,12 @@ export function parseDemoArgs(argv: readonly string[]): ParsedArgs {
     }
     options[rule.key] = parseNumber(flag, raw, rule);
   }
-  if (options.outageStart >= options.sendSeconds + 600)
+  const merged: DemoOptions = {
+    ...defaultDemoOptions,
+    ...(options.scenario === 'unattended' ? unattendedDemoOptions : {}),
+    ...options,
+  };
+  if (merged.outageStart >= merged.sendSeconds + 600)
     throw new DemoArgsError('--outage-start must fall within 600 s of the last event sent');
-  return { kind: 'run', options };
+  return { kind: 'run', options: merged };
 }

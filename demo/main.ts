@@ -11,6 +11,8 @@ import { demoPlan } from './plan';
 import {
   buildSummary,
   type DemoSummary,
+  describeRetention,
+  eventKey,
   exitCodeOf,
   formatSummaryTable,
   formatTimeline,
@@ -55,11 +57,13 @@ export async function runDemo(
   const plan = demoPlan(options);
   // The hub behind the Event Hubs peer, as `verify --target local` has it: the approval page and the
   // dashboard read what is held per partition with the app's own Event Hubs client, as in Azure.
+  const retentionMs = options.retentionSeconds === undefined ? undefined : options.retentionSeconds * 1000;
   const served = await startServedHub({
     storageConnectionString: services.storageConnectionString,
     partitions: plan.partitions,
     namePrefix: 'demo',
     key: 'demo-local-key',
+    ...(retentionMs === undefined ? {} : { retentionMs }),
   });
   const world = await BreakwaterWorld.create({
     storageConnectionString: services.storageConnectionString,
@@ -70,6 +74,7 @@ export async function runDemo(
       ...served.settings,
     },
     sink: options.sink,
+    ...(retentionMs === undefined ? {} : { retentionMs }),
     ...(deps.startAt === undefined ? {} : { startAt: deps.startAt }),
   }).catch(async (error: unknown) => {
     await served.close();
@@ -102,6 +107,13 @@ export async function runDemo(
       `Approval page and API served at ${world.http.baseUrl}/api/ ; dashboard: ${world.http.baseUrl}/api/breaker/dashboard?code=${FUNCTION_KEY}`,
     );
     print(`Breaker store: ${services.storeNote ?? storeName}.`);
+    print(
+      `Hub retention: ${describeRetention(world.retentionMs)}${
+        options.scenario === 'unattended'
+          ? `; nobody approves for longer than that (scenario unattended): the oldest events pass the retention unless the app saves them`
+          : ''
+      }.`,
+    );
     print('');
 
     const live = makeLiveView({
@@ -127,6 +139,8 @@ export async function runDemo(
         report.deadLetters.map((d) => [keyOf(d.partitionId, d.sequenceNumber), d.reason]),
       ),
       checkpoint: (id) => report.host.checkpoint(id),
+      expired: new Set(report.expired.map(eventKey)),
+      saved: report.saved,
       settled: report.settled,
       seconds: report.seconds,
     });
@@ -137,7 +151,7 @@ export async function runDemo(
     );
     print('');
     print('Summary');
-    for (const line of formatSummaryTable(summary)) print(line);
+    for (const line of formatSummaryTable(summary, world.env.DEAD_LETTER_CONTAINER ?? '?')) print(line);
     print(
       outOfOrder.length === 0
         ? byKey

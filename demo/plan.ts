@@ -54,5 +54,6 @@ export function demoPlan(options: DemoOptions): ScenarioPlan {
       Math.max(options.sendSeconds, outageEnd) +
       (options.autoApproveSeconds === undefined ? 3 * 3600 : options.autoApproveSeconds * 4 + 900),
     makeEvent: sensorEvent,
+    ...(options.retentionSeconds === undefined ? {} : { retentionSeconds: options.retentionSeconds }),
   };
 }

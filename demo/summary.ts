@@ -11,8 +11,14 @@ export interface DemoSummary {
   readonly deadLettered: number;
   /** Dead-lettered events per reason (`poison`, `failed`, `isolated`, `retries-exhausted`). */
   readonly deadLetteredByReason: Readonly<Record<string, number>>;
-  /** Still in the hub, behind an un-advanced checkpoint. */
+  /** Saved by the app's retention guard before the hub's retention (drained since or not). */
+  readonly saved: number;
+  /** Of the saved: not (yet) processed, still waiting in the saved blobs. */
+  readonly savedWaiting: number;
+  /** Still in the hub (not expired), behind an un-advanced checkpoint. */
   readonly held: number;
+  /** Of the lost: expired in the hub past its retention, unprocessed and unsaved. */
+  readonly expiredUnprocessed: number;
   readonly lost: number;
   /** A few lost events (partition/sequence), for the report. */
   readonly lostSample: readonly string[];
@@ -35,22 +41,34 @@ export interface SummaryInput<E extends SentEvent = SentEvent> {
   readonly deadLettered: ReadonlyMap<string, string>;
   /** Sequence number of the next event to deliver, per partition. */
   readonly checkpoint: (partitionId: string) => number;
+  /** Keys of events that expired in the hub (past its retention) by the end of the run. */
+  readonly expired?: ReadonlySet<string>;
+  /** Keys of events the app saved before the retention (blobs `saved/<partition>/<sequence>.json`). */
+  readonly saved?: ReadonlySet<string>;
   readonly settled: boolean;
   readonly seconds: number;
 }
 
 export const eventKey = (e: SentEvent) => `${e.partitionId}/${e.sequenceNumber}`;
 
-/** Classifies every sent event; processed wins over dead-lettered (a redriven letter was processed). */
+/**
+ * Classifies every sent event; processed wins over dead-lettered (a redriven letter was processed) and
+ * over saved (a drained one was); an event that expired in the hub unprocessed and unsaved is lost.
+ */
 export function buildSummary<E extends SentEvent>(input: SummaryInput<E>): DemoSummary {
   let processed = 0;
   let superseded = 0;
   let deadLettered = 0;
+  let saved = 0;
+  let savedWaiting = 0;
   let held = 0;
+  let expiredUnprocessed = 0;
   const lost: string[] = [];
   const byReason: Record<string, number> = {};
   for (const event of input.sent) {
     const key = eventKey(event);
+    const wasSaved = input.saved?.has(key) === true;
+    if (wasSaved) saved++;
     if (input.processed.has(key)) processed++;
     else if (input.superseded?.(event)) {
       processed++;
@@ -59,6 +77,10 @@ export function buildSummary<E extends SentEvent>(input: SummaryInput<E>): DemoS
       deadLettered++;
       const reason = input.deadLettered.get(key) ?? '?';
       byReason[reason] = (byReason[reason] ?? 0) + 1;
+    } else if (wasSaved) savedWaiting++;
+    else if (input.expired?.has(key)) {
+      expiredUnprocessed++;
+      lost.push(key);
     } else if (event.sequenceNumber >= input.checkpoint(event.partitionId)) held++;
     else lost.push(key);
   }
@@ -68,7 +90,10 @@ export function buildSummary<E extends SentEvent>(input: SummaryInput<E>): DemoS
     superseded,
     deadLettered,
     deadLetteredByReason: byReason,
+    saved,
+    savedWaiting,
     held,
+    expiredUnprocessed,
     lost: lost.length,
     lostSample: lost.slice(0, 10),
     settled: input.settled,
@@ -87,21 +112,46 @@ const reasonNotes: Readonly<Record<string, string>> = {
   'future-timestamp': " (dated ahead of its event by more than the accepted skew: a gateway's clock)",
 };
 
-/** The summary as a small two-column table. */
-export function formatSummaryTable(summary: DemoSummary): string[] {
+/** A retention in words: `7 days`, `10 minutes`, `90 seconds`. */
+export function describeRetention(ms: number): string {
+  const units = [
+    [86_400_000, 'day'],
+    [3_600_000, 'hour'],
+    [60_000, 'minute'],
+    [1_000, 'second'],
+  ] as const;
+  const [size, unit] = units.find(([u]) => ms % u === 0) ?? [1, 'ms'];
+  const n = ms / size;
+  return `${n} ${unit}${n === 1 || unit === 'ms' ? '' : 's'}`;
+}
+
+/** The summary as a small two-column table; `container` is where saved events are (the dead-letter container). */
+export function formatSummaryTable(summary: DemoSummary, container = 'the dead-letter container'): string[] {
   const rows: [string, string][] = [
     ['sent', String(summary.sent)],
     ['processed', String(summary.processed)],
     ['dead-lettered', String(summary.deadLettered)],
+    ['saved before retention', String(summary.saved)],
     ['held', String(summary.held)],
     ['lost', String(summary.lost)],
   ];
+  const labels = Math.max(...rows.map(([label]) => label.length));
   const width = Math.max(...rows.map(([, v]) => v.length));
+  const rule = `+${'-'.repeat(labels + 2)}+${'-'.repeat(width + 2)}+`;
   const lines = [
-    '+---------------+' + '-'.repeat(width + 2) + '+',
-    ...rows.map(([label, value]) => `| ${label.padEnd(13)} | ${value.padStart(width)} |`),
-    '+---------------+' + '-'.repeat(width + 2) + '+',
+    rule,
+    ...rows.map(([label, value]) => `| ${label.padEnd(labels)} | ${value.padStart(width)} |`),
+    rule,
   ];
+  if (summary.saved > 0)
+    lines.push(
+      `saved before retention: ${summary.saved} event(s) written to ${container}/saved/ before the hub's retention; ` +
+        `${summary.saved - summary.savedWaiting} drained to the sink since (counted in processed), ${summary.savedWaiting} still waiting there`,
+    );
+  if (summary.expiredUnprocessed > 0)
+    lines.push(
+      `lost: ${summary.expiredUnprocessed} event(s) expired in the hub past its retention, never processed nor saved`,
+    );
   if (summary.superseded > 0)
     lines.push(
       `processed: of which ${summary.superseded} superseded in their batch (a newer reading of the same sensor was written; ORDERING=key writes only the newest)`,

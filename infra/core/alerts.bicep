@@ -122,6 +122,28 @@ var rules = [
     window: 'PT15M'
   }
   {
+    name: 'retention-save-failed'
+    severity: 1
+    description: 'The retention guard could not save events that are near the hub\'s retention (or could not move the checkpoint past them); it tries again every minute.'
+    query: eventRecords('Breakwater.RetentionSaveFailed')
+    measure: ''
+    aggregation: 'Count'
+    operator: 'GreaterThan'
+    threshold: 0
+    window: 'PT5M'
+  }
+  {
+    name: 'events-saved-before-retention'
+    severity: 2
+    description: 'The retention guard saved waiting events to blobs (saved/<partition>/ in the dead-letter container) before the hub dropped them; they reach the sink on the next approval.'
+    query: eventRecords('Breakwater.RetentionSaved')
+    measure: ''
+    aggregation: 'Count'
+    operator: 'GreaterThan'
+    threshold: 0
+    window: 'PT5M'
+  }
+  {
     name: 'breaker-store-unreachable'
     severity: 2
     description: 'The breaker store (Redis or Table) does not answer: the breaker cannot count or trip, failures are dead-lettered.'

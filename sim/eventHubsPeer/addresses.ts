@@ -42,9 +42,16 @@ export function selectorOf(filter: Record<string, unknown> | undefined): string 
   return typeof clause === 'string' ? clause : String(clause.value);
 }
 
+/**
+ * The sequence number of the event at `offset`. An offset before the retained range (an expired event's)
+ * gives the number just before the earliest retained event, so the reader starts there as the service's does.
+ */
 export function sequenceAtOffset(store: PartitionStore, partitionId: string, offset: string): number {
-  const found = store.read(partitionId, 0, store.size(partitionId)).find((e) => e.offset === offset);
-  if (found === undefined)
-    throw new BadTransferError(`no event at offset ${offset} in partition ${partitionId}`);
-  return found.sequenceNumber;
+  const retained = store.read(partitionId, 0, store.size(partitionId));
+  const found = retained.find((e) => e.offset === offset);
+  if (found !== undefined) return found.sequenceNumber;
+  const first = retained[0];
+  const before = /^\d+$/.test(offset) && (first === undefined || Number(offset) < Number(first.offset));
+  if (before && store.beginSequenceNumber(partitionId) > 0) return store.beginSequenceNumber(partitionId) - 1;
+  throw new BadTransferError(`no event at offset ${offset} in partition ${partitionId}`);
 }

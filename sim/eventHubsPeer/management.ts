@@ -42,20 +42,21 @@ export function answerManagement(request: Message, hub: HubDescription): Managem
     const partition = String(props.partition);
     if (!hub.store.partitionIds.includes(partition))
       return { status: 404, description: `no partition ${partition}` };
-    const size = hub.store.size(partition);
-    const last = size === 0 ? undefined : hub.store.read(partition, size - 1, 1)[0];
+    const begin = hub.store.beginSequenceNumber(partition);
+    // The last event is reported even once it expired: sequence numbers are never reused.
+    const last = hub.store.lastEnqueued(partition);
     return {
       status: 200,
       description: 'OK',
       body: {
         name: hub.hubName,
         partition,
-        // Nothing expires here: the first event ever sent is still the beginning.
-        begin_sequence_number: 0,
+        // The earliest retained event: older ones expired past the hub's retention.
+        begin_sequence_number: begin,
         last_enqueued_sequence_number: last?.sequenceNumber ?? -1,
         last_enqueued_offset: last?.offset ?? '-1',
         last_enqueued_time_utc: new Date(last === undefined ? 0 : Date.parse(last.enqueuedTimeUtc)),
-        is_partition_empty: last === undefined,
+        is_partition_empty: begin >= hub.store.size(partition),
       },
     };
   }

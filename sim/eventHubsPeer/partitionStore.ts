@@ -9,7 +9,8 @@ export interface StoredEvent {
 }
 
 /**
- * The partitions behind the peer: ordered, append-only logs with sequence numbers from 0. The host
+ * The partitions behind the peer: ordered, append-only logs with sequence numbers from 0, whose oldest
+ * events expire past the hub's retention (`read` then starts at the earliest retained one). The host
  * model's `EventHubModel` (sim/host/eventHubModel.ts) satisfies this, so what the real producer sends through the
  * peer is what the trigger model delivers.
  */
@@ -17,7 +18,12 @@ export interface PartitionStore {
   readonly partitionIds: readonly string[];
   sendTo(partitionId: string, body: Buffer, properties: Record<string, unknown>, now: number): StoredEvent;
   read(partitionId: string, fromSequence: number, max: number): readonly StoredEvent[];
+  /** The next sequence number of the partition. */
   size(partitionId: string): number;
+  /** The earliest retained sequence number (`size` when every event expired). */
+  beginSequenceNumber(partitionId: string): number;
+  /** The last event sent to the partition, retained or not (undefined before the first). */
+  lastEnqueued(partitionId: string): StoredEvent | undefined;
 }
 
 /**

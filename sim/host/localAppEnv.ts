@@ -16,6 +16,8 @@ export function localAppEnv(
     EVENTHUB_CONSUMER_GROUP: 'breakwater',
     // Most worlds have no hub behind EventHubConnection: a heartbeat that dialled it would only wait.
     HEARTBEAT_READS_BACKLOG: 'false',
+    // Nor the retention guard, which reads the hub every minute (worlds with a served hub turn it on).
+    RETENTION_GUARD_ENABLED: 'false',
     SINK_TABLE_NAME: `Activity${id}`,
     BREAKER_TABLE_NAME: `Breaker${id}`,
     DEAD_LETTER_CONTAINER: `dl-${id}`,

@@ -129,11 +129,17 @@ export class TriggerHostModel {
     return this.checkpoints.get(partitionId) ?? 0;
   }
 
-  /** Every event is behind its partition's checkpoint and no retry loop is running. */
+  /**
+   * Every retained event is behind its partition's checkpoint and no retry loop is running (events
+   * that expired in the hub past its retention are not waiting any more: nothing can deliver them).
+   */
   get drained(): boolean {
+    const { hub } = this.options;
     return (
       this.instances.all.every((i) => i.pending.size === 0) &&
-      this.options.hub.partitionIds.every((id) => this.checkpoint(id) >= this.options.hub.size(id))
+      hub.partitionIds.every(
+        (id) => Math.max(this.checkpoint(id), hub.beginSequenceNumber(id)) >= hub.size(id),
+      )
     );
   }
 
@@ -169,6 +175,17 @@ export class TriggerHostModel {
     await this.options.onRestart?.(reason);
     this.lastDisabled = await this.options.isDisabled();
     this.listening = !this.lastDisabled;
+    if (this.listening) await this.loadCheckpoints();
+  }
+
+  /** A listener starting reads the persisted checkpoints (never backwards from what it knows). */
+  private async loadCheckpoints(): Promise<void> {
+    const load = this.options.loadCheckpoint;
+    if (!load) return;
+    for (const id of this.options.hub.partitionIds) {
+      const last = await load(id);
+      if (last !== undefined && last + 1 > this.checkpoint(id)) this.checkpoints.set(id, last + 1);
+    }
   }
 
   /** One scheduling round at the current virtual time. */
@@ -177,6 +194,7 @@ export class TriggerHostModel {
       this.started = true;
       this.lastDisabled = await this.options.isDisabled();
       this.listening = !this.lastDisabled;
+      if (this.listening) await this.loadCheckpoints();
     }
     if (this.options.settingsVersion) {
       if (this.workerDown) {

@@ -40,4 +40,11 @@ export interface TriggerHostModelOptions {
    * partition's next invocation. `lastProcessed` is the batch's last event.
    */
   readonly onCheckpoint?: (partitionId: string, lastProcessed: HubEvent) => Promise<void>;
+  /**
+   * Reads a partition's persisted checkpoint (the sequence number of the last event processed), as the
+   * host does when a listener starts (and only then): a checkpoint someone else moved (the app's
+   * retention guard) takes effect at the next start. Undefined: none written; without the option the
+   * model keeps its checkpoints in memory across restarts.
+   */
+  readonly loadCheckpoint?: (partitionId: string) => Promise<number | undefined>;
 }

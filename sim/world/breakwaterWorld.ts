@@ -13,6 +13,7 @@ import type { SinkKind } from '../../src/config/sinkSettings';
 import { readSwitch } from '../../src/control/switchReading';
 import type { SinkCall, WriteRefusal } from './downstream';
 import { DurableBackend, type StartConflict } from '../durable/durableBackend';
+import { checkedRetentionMs, deployedRetentionMs } from '../host/hubRetention';
 import { SimClock } from '../host/simClock';
 import { startWorldDownstream, type WorldDownstream } from './worldDownstream';
 import {
@@ -58,6 +59,11 @@ export interface WorldOptions {
    * sends land in the same inbox (`world.smtp.received`), so links and counts read one place.
    */
   readonly email?: 'smtp' | 'acs';
+  /**
+   * How long the hubs of this world's scenarios keep events (simulated ms); default the deployed hub's
+   * retention (`eventHubRetentionDays` in infra/). A scenario may set its own (`retentionSeconds`).
+   */
+  readonly retentionMs?: number;
 }
 
 /**
@@ -97,6 +103,8 @@ export class BreakwaterWorld {
     readonly smtp: SmtpSink,
     readonly durable: DurableBackend,
     readonly http: FunctionsHttpServer,
+    /** How long the hubs of this world's scenarios keep events (simulated ms). */
+    readonly retentionMs: number,
   ) {}
 
   /** The platform's timing faults in force (read when each applies). */
@@ -205,6 +213,7 @@ export class BreakwaterWorld {
       armUrl: arm.url,
       ca: cert.cert,
       acs: acs !== undefined,
+      ...(options.retentionMs === undefined ? {} : { hubRetentionMs: options.retentionMs }),
     });
     const loader = makeAppLoader(env, runtimeOptions, options.freshModules);
     appRef.ready = () => loader.ready();
@@ -222,6 +231,7 @@ export class BreakwaterWorld {
       smtp,
       durable,
       http,
+      checkedRetentionMs(options.retentionMs ?? deployedRetentionMs(), 'WorldOptions.retentionMs'),
     );
     world.acs = acs;
     return world;

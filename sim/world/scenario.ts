@@ -2,11 +2,16 @@ import type { BreakerStateName } from '../../src/breaker/breakerStore';
 import type { DeadLetterMessage } from '../../src/deadLetters/deadLetterMessage';
 import type { BreakwaterWorld } from './breakwaterWorld';
 import { EventHubModel, type HubEvent } from '../host/eventHubModel';
+import { checkedRetentionMs } from '../host/hubRetention';
 import { eventBody, type EventPlan, homeIdOf } from './scenarioEvents';
 import { applyHostFaults, type HostFaults } from './scenarioFaults';
 import type { TriggerHostModel } from '../host/triggerHostModel';
 import type { ServedHub } from './servedHub';
 import { worldTriggerHost } from './worldTriggerHost';
+import { SavedEventsWatch } from './savedEvents';
+
+/** How often (simulated seconds) a run lists the events the app saved. */
+const SAVED_POLL_SECONDS = 5;
 
 /** A fault schedule and workload for one run; times are seconds from the run's start. */
 export interface ScenarioPlan extends HostFaults, EventPlan {
@@ -21,6 +26,11 @@ export interface ScenarioPlan extends HostFaults, EventPlan {
   readonly outages: readonly { readonly from: number; readonly to: number }[];
   /** Seconds between an approval email arriving and the operator clicking its link. */
   readonly approveAfter: number;
+  /**
+   * How long the hub keeps an event, in simulated seconds (older events expire, read or not); default
+   * the world's (`WorldOptions.retentionMs`, else the deployed hub's in infra/).
+   */
+  readonly retentionSeconds?: number;
   /** Upper bound of simulated seconds before the run gives up. */
   readonly maxSeconds: number;
   /** The run does not end before this second, so every scheduled fault plays out. */
@@ -44,7 +54,7 @@ export interface ScenarioTick {
   /** Simulation time at the start of this second. */
   readonly now: number;
   readonly sent: number;
-  /** Events sent and not yet behind their partition's checkpoint (held or not yet delivered). */
+  /** Events sent, not yet behind their partition's checkpoint and not expired (held or not yet delivered). */
   readonly backlog: number;
   readonly state: ObservedState;
   readonly listening: boolean;
@@ -69,7 +79,7 @@ export interface ScenarioHooks {
    * The hub to send to and deliver from, with the host's checkpoint writer: a served hub the app's own
    * Event Hubs client can read (the demo's approval page shows what is held). Default: a fresh model.
    */
-  readonly hub?: Pick<ServedHub, 'hub' | 'onCheckpoint'>;
+  readonly hub?: Pick<ServedHub, 'hub' | 'onCheckpoint'> & Partial<Pick<ServedHub, 'loadCheckpoint'>>;
 }
 
 /** Timeline wording (the tests and the demo match on it). */
@@ -89,7 +99,14 @@ export interface TimelineEntry {
 }
 
 export interface ScenarioReport {
+  /** Every event sent, expired ones included. */
   readonly sent: readonly HubEvent[];
+  /** The events that expired in the hub (past the retention) by the run's end, processed or not. */
+  readonly expired: readonly HubEvent[];
+  /** The hub's retention during the run (simulated ms). */
+  readonly retentionMs: number;
+  /** `partition/sequence` of the events the app saved (retention guard) during the run, drained or not. */
+  readonly saved: ReadonlySet<string>;
   readonly deadLetters: readonly DeadLetterMessage[];
   readonly host: TriggerHostModel;
   readonly timeline: readonly TimelineEntry[];
@@ -113,18 +130,28 @@ export async function runScenario(
   hooks: ScenarioHooks = {},
 ): Promise<ScenarioReport> {
   const hub = hooks.hub?.hub ?? new EventHubModel(plan.partitions);
+  // The hub expires events by the world's simulated clock, never by real time.
+  hub.retain({
+    retentionMs:
+      plan.retentionSeconds === undefined
+        ? world.retentionMs
+        : checkedRetentionMs(plan.retentionSeconds * 1000, 'ScenarioPlan.retentionSeconds (× 1000)'),
+    now: () => world.clock.now(),
+  });
   // Each run is a new hub whose sequence numbers restart at 0, so the API must not remember the keys
   // of the last one (in Azure a re-created hub needs a new key prefix: docs/your-own-downstream.md).
   world.downstream.http?.forgetIdempotencyKeys();
   const host = worldTriggerHost(world, {
     hub,
     ...(hooks.hub ? { onCheckpoint: hooks.hub.onCheckpoint } : {}),
+    ...(hooks.hub?.loadCheckpoint ? { loadCheckpoint: hooks.hub.loadCheckpoint } : {}),
     ...(plan.instances ? { instances: plan.instances } : {}),
     ...(plan.extension ? { extension: plan.extension } : {}),
     ...(plan.wire ? { wire: plan.wire } : {}),
     ...(plan.hostSeed === undefined ? {} : { seed: plan.hostSeed }),
   });
   world.attachHost(host);
+  const saved = await SavedEventsWatch.start(world.env);
   const timeline: TimelineEntry[] = [];
   const approvals: { second: number; postStatus: number }[] = [];
   const knownLinks = new Set(world.approvalLinks());
@@ -187,9 +214,12 @@ export async function runScenario(
       linkSeen.set(link, second);
       timeline.push({ second, what: TIMELINE.emailWithLink });
     }
+    // What the app saved, seen before an approval can start draining it (and now and then).
+    if (second % SAVED_POLL_SECONDS === 0) await saved.poll();
     for (const [link, seenAt] of linkSeen) {
       if (!followLink(link, second - seenAt)) continue;
       linkSeen.delete(link);
+      await saved.poll();
       const result = await world.approve(link, 'On-call operator');
       approvals.push({ second, postStatus: result.postStatus });
       timeline.push({ second, what: TIMELINE.followed(result.postStatus) });
@@ -207,7 +237,10 @@ export async function runScenario(
       state === 'CLOSED' &&
       !running;
     if (hooks.observer) {
-      const backlog = hub.partitionIds.reduce((n, id) => n + hub.size(id) - host.checkpoint(id), 0);
+      const backlog = hub.partitionIds.reduce(
+        (n, id) => n + hub.size(id) - Math.max(host.checkpoint(id), hub.beginSequenceNumber(id)),
+        0,
+      );
       await hooks.observer({
         second,
         now,
@@ -224,8 +257,12 @@ export async function runScenario(
     world.clock.advance(1000);
   }
 
+  await saved.poll();
   return {
     sent: hub.all(),
+    expired: hub.expired(),
+    retentionMs: hub.retention,
+    saved: saved.keys,
     deadLetters: (await world.drainDeadLetters()).filter(
       (m) => (m.properties as { run?: string } | undefined)?.run === plan.run,
     ),

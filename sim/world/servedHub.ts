@@ -1,7 +1,9 @@
 import { BlobServiceClient, type ContainerClient } from '@azure/storage-blob';
 
+import { readCheckpointBlob } from '../../src/hub/checkpointMove';
 import { CHECKPOINT_CONTAINER, checkpointPrefix } from '../../src/hub/checkpoints';
 import { type EventHubsPeer, startEventHubsPeer } from '../eventHubsPeer/eventHubsPeer';
+import type { PartitionStore } from '../eventHubsPeer/partitionStore';
 import { EventHubModel } from '../host/eventHubModel';
 import { hostCheckpointWriter } from '../host/hostCheckpoints';
 
@@ -16,6 +18,8 @@ export interface ServedHubOptions {
   readonly namePrefix: string;
   /** The SAS key the peer accepts (a test value: the peer listens on loopback only). */
   readonly key: string;
+  /** How long the hub keeps events (simulated ms); default the deployed hub's (infra/). */
+  readonly retentionMs?: number;
 }
 
 /**
@@ -33,19 +37,42 @@ export interface ServedHub {
   readonly checkpoints: { readonly container: ContainerClient; readonly prefix: string };
   /** The host model's `onCheckpoint`: writes each checkpoint as the Functions host does. */
   readonly onCheckpoint: ReturnType<typeof hostCheckpointWriter>;
+  /** The host model's `loadCheckpoint`: reads the blob back when a listener starts, as the host does. */
+  readonly loadCheckpoint: (partitionId: string) => Promise<number | undefined>;
   connectionString(): string;
-  /** The peer stamps enqueued times from this clock (the world's, once there is one). */
+  /**
+   * The peer stamps enqueued times and the hub expires events by this clock (the world's, once there is
+   * one). Until it is called nothing expires: expiry never follows real time.
+   */
   followClock(now: () => number): void;
+  /**
+   * A new hub behind the same name and peer, for the next run of a world that runs many: `partitions`
+   * partitions, sequence numbers from 0 again, the same retention and clock, and the old checkpoints
+   * deleted (as if the hub were re-created). `hub` is the new one from then on.
+   */
+  replaceHub(partitions: number): Promise<EventHubModel>;
   close(): Promise<void>;
 }
 
 export async function startServedHub(options: ServedHubOptions): Promise<ServedHub> {
-  const hub = new EventHubModel(options.partitions);
+  const retention = options.retentionMs === undefined ? {} : { retentionMs: options.retentionMs };
+  const current = { hub: new EventHubModel(options.partitions, retention) };
+  // The peer serves whichever hub is current (replaceHub swaps it).
+  const store: PartitionStore = {
+    get partitionIds() {
+      return current.hub.partitionIds;
+    },
+    sendTo: (...args) => current.hub.sendTo(...args),
+    read: (...args) => current.hub.read(...args),
+    size: (id) => current.hub.size(id),
+    beginSequenceNumber: (id) => current.hub.beginSequenceNumber(id),
+    lastEnqueued: (id) => current.hub.lastEnqueued(id),
+  };
   const hubName = `${options.namePrefix}-${Math.random().toString(36).slice(2, 8)}`;
   const time = { now: () => Date.now() };
   const peer: EventHubsPeer = await startEventHubsPeer({
     hubName,
-    store: hub,
+    store,
     keys: [{ name: 'RootManageSharedAccessKey', key: options.key }],
     consumerGroups: [CONSUMER_GROUP],
     clock: () => time.now(),
@@ -53,23 +80,43 @@ export async function startServedHub(options: ServedHubOptions): Promise<ServedH
   const container = BlobServiceClient.fromConnectionString(
     options.storageConnectionString,
   ).getContainerClient(CHECKPOINT_CONTAINER);
+  const prefix = checkpointPrefix(NAMESPACE, hubName, CONSUMER_GROUP);
+  // Expiry follows the world's clock once given, never the real time the peer starts with.
+  let hubClock: (() => number) | undefined;
   return {
-    hub,
+    get hub() {
+      return current.hub;
+    },
     hubName,
     settings: {
       EventHubConnection: peer.connectionString(),
       EVENTHUB_NAME: hubName,
       EVENTHUB_CONSUMER_GROUP: CONSUMER_GROUP,
+      // A hub the app can read: the retention guard runs, as in Azure.
+      RETENTION_GUARD_ENABLED: 'true',
     },
-    checkpoints: { container, prefix: checkpointPrefix(NAMESPACE, hubName, CONSUMER_GROUP) },
+    checkpoints: { container, prefix },
     onCheckpoint: hostCheckpointWriter(container, {
       fullyQualifiedNamespace: NAMESPACE,
       hubName,
       consumerGroup: CONSUMER_GROUP,
     }),
+    loadCheckpoint: async (partitionId) =>
+      (await readCheckpointBlob(container, checkpointPrefix(NAMESPACE, hubName, CONSUMER_GROUP), partitionId))
+        .sequenceNumber,
     connectionString: () => peer.connectionString(),
     followClock(now) {
       time.now = now;
+      hubClock = now;
+      current.hub.retain({ now });
+    },
+    async replaceHub(partitions) {
+      const old = current.hub;
+      current.hub = new EventHubModel(partitions, { ...retention, retentionMs: old.retention });
+      if (hubClock) current.hub.retain({ now: hubClock });
+      if (await container.exists())
+        for await (const blob of container.listBlobsFlat({ prefix })) await container.deleteBlob(blob.name);
+      return current.hub;
     },
     close: () => peer.close(),
   };

@@ -62,9 +62,12 @@ export function e2eRuntimeOptions(parts: {
   readonly ca: string;
   /** The ACS stand-in serves under the same certificate. */
   readonly acs?: boolean;
+  /** The world's hub retention when it was given: the app keeps the same deadline. */
+  readonly hubRetentionMs?: number;
 }): RuntimeOptions {
   const { clock, downstream, writes } = parts;
   return {
+    ...(parts.hubRetentionMs === undefined ? {} : { hubRetentionMs: parts.hubRetentionMs }),
     clock,
     decorateSink: (real) => downstream.decorate(real, writes, clock),
     endpoints: {

@@ -2,7 +2,10 @@ import { EventHubConsumerClient } from '@azure/event-hubs';
 
 import { CHECKPOINT_CONTAINER, checkpointPrefix, readCheckpoints } from '../hub/checkpoints';
 import { type HeldBacklog, readHeldBacklog } from '../hub/heldBacklog';
-import { makeEventHubReader } from '../hub/hubReader';
+import type { ContainerClient } from '@azure/storage-blob';
+
+import { makeHubEventReader, type HubEventReader } from '../hub/hubEventReader';
+import { type HubReader, makeEventHubReader } from '../hub/hubReader';
 import { namespaceOf } from './eventHubNamespace';
 import { lazyCredential } from './notifyAndControl';
 import type { Runtime } from './runtime';
@@ -25,49 +28,86 @@ export function heldBacklogReaderFor(runtime: Runtime): HeldBacklogReader {
   return reader;
 }
 
+/** The app's own reads of its hub and of the host's checkpoints (one client per runtime). */
+export interface HubParts {
+  readonly hub: HubReader;
+  /**
+   * The retention guard's reads, on a client of their own: one client subscribes to a partition once
+   * at a time, and the guard's peeks must not collide with the approval page's.
+   */
+  readonly guard: { readonly hub: HubReader; readonly events: HubEventReader };
+  readonly checkpoints: { readonly container: ContainerClient; readonly prefix: string };
+  readonly source: { readonly hub: string; readonly checkpoints: string };
+}
+
+const parts = new WeakMap<Runtime, HubParts>();
+
 /**
- * The held-backlog reader over the app's own hub connection (the trigger's setting) and the host's
- * checkpoints in AzureWebJobsStorage. The client connects on first use and is kept for the process.
+ * The hub reader over the app's own hub connection (the trigger's setting) and the host's checkpoints
+ * in AzureWebJobsStorage. The client connects on first use and is kept for the process.
  */
-export function createHeldBacklogReader(runtime: Runtime): HeldBacklogReader {
+export function hubPartsFor(runtime: Runtime): HubParts {
+  const known = parts.get(runtime);
+  if (known) return known;
   const { eventHub } = runtime.config;
+  const newClient = () =>
+    eventHub.connection.kind === 'connectionString'
+      ? new EventHubConsumerClient(
+          eventHub.consumerGroup,
+          eventHub.connection.connectionString,
+          eventHub.hubName,
+          {
+            retryOptions: READ_RETRY,
+          },
+        )
+      : new EventHubConsumerClient(
+          eventHub.consumerGroup,
+          eventHub.connection.fullyQualifiedNamespace,
+          eventHub.hubName,
+          lazyCredential(runtime.getCredential),
+          { retryOptions: READ_RETRY },
+        );
   let client: EventHubConsumerClient | undefined;
-  const getClient = () =>
-    (client ??=
-      eventHub.connection.kind === 'connectionString'
-        ? new EventHubConsumerClient(
-            eventHub.consumerGroup,
-            eventHub.connection.connectionString,
-            eventHub.hubName,
-            {
-              retryOptions: READ_RETRY,
-            },
-          )
-        : new EventHubConsumerClient(
-            eventHub.consumerGroup,
-            eventHub.connection.fullyQualifiedNamespace,
-            eventHub.hubName,
-            lazyCredential(runtime.getCredential),
-            { retryOptions: READ_RETRY },
-          ));
+  let guardClient: EventHubConsumerClient | undefined;
+  const getClient = () => (client ??= newClient());
+  const getGuardClient = () => (guardClient ??= newClient());
   const container = runtime.storage.container(CHECKPOINT_CONTAINER);
   const prefix = checkpointPrefix(namespaceOf(eventHub.connection), eventHub.hubName, eventHub.consumerGroup);
-  const hub = {
-    partitions: (signal: AbortSignal) => makeEventHubReader(getClient()).partitions(signal),
-    enqueuedTimeOf: (id: string, seq: number, signal: AbortSignal) =>
-      makeEventHubReader(getClient()).enqueuedTimeOf(id, seq, signal),
+  const made: HubParts = {
+    hub: {
+      partitions: (signal: AbortSignal) => makeEventHubReader(getClient()).partitions(signal),
+      enqueuedTimeOf: (id: string, seq: number, signal: AbortSignal) =>
+        makeEventHubReader(getClient()).enqueuedTimeOf(id, seq, signal),
+    },
+    guard: {
+      hub: {
+        partitions: (signal: AbortSignal) => makeEventHubReader(getGuardClient()).partitions(signal),
+        enqueuedTimeOf: (id: string, seq: number, signal: AbortSignal) =>
+          makeEventHubReader(getGuardClient()).enqueuedTimeOf(id, seq, signal),
+      },
+      events: makeHubEventReader(getGuardClient),
+    },
+    checkpoints: { container, prefix },
+    source: {
+      hub: `Event Hubs at ${namespaceOf(eventHub.connection) || 'an unnamed namespace'} (hub "${eventHub.hubName}")`,
+      checkpoints: `the checkpoints in container ${CHECKPOINT_CONTAINER}`,
+    },
   };
+  parts.set(runtime, made);
+  return made;
+}
+
+/** The held-backlog reader over `hubPartsFor`. */
+export function createHeldBacklogReader(runtime: Runtime): HeldBacklogReader {
+  const { hub, checkpoints, source } = hubPartsFor(runtime);
   return (peekOldest) =>
     readHeldBacklog(
       {
         hub,
-        checkpoints: (signal) => readCheckpoints(container, prefix, signal),
-        retentionHours: eventHub.retentionHours,
+        checkpoints: (signal) => readCheckpoints(checkpoints.container, checkpoints.prefix, signal),
+        retentionHours: runtime.hubRetentionMs / 3_600_000,
         clock: runtime.clock,
-        source: {
-          hub: `Event Hubs at ${namespaceOf(eventHub.connection) || 'an unnamed namespace'} (hub "${eventHub.hubName}")`,
-          checkpoints: `the checkpoints in container ${CHECKPOINT_CONTAINER}`,
-        },
+        source,
       },
       peekOldest,
     );

@@ -8,6 +8,7 @@ import { queueRedriveDeferral } from '../deadLetters/redriveDeferral';
 import { queueRedriveRefusal } from '../deadLetters/redriveRefusal';
 import type { RedriveDeps } from '../deadLetters/redriveHandler';
 import { heldBacklogReaderFor } from './backlogRuntime';
+import { savedEventsView } from './retentionRuntime';
 import { faultSwitchDeps } from './faultSwitchRuntime';
 import { maintenanceRecordFor } from './maintenanceRuntime';
 import { getRuntime, type Runtime } from './runtime';
@@ -68,6 +69,7 @@ export function createOperatorRuntime(runtime: Runtime): OperatorRuntime {
       storeHealth: () => runtime.breaker.health(),
       partitionProgress: () => runtime.progress.snapshot(),
       heldBacklog,
+      ...(config.eventHub.retentionGuard && { savedEvents: savedEventsView(runtime) }),
       environmentName,
       faultSwitch: faultSwitchDeps(runtime),
     },

@@ -9,6 +9,7 @@ import { queueDeadLetterCount } from '../deadLetters/queueDeadLetterCount';
 import { makeConsumerProgress } from '../hub/consumerProgress';
 import { heldBacklogReaderFor } from './backlogRuntime';
 import { webhookDeps } from './webhookDeps';
+import { createRetentionGuardDeps, drainSavedFor } from './retentionRuntime';
 import { blobNoticeLedger, NOTICE_LEDGER_CONTAINER } from '../notify/blobNoticeLedger';
 import { maintenanceRecordFor } from './maintenanceRuntime';
 import type { Runtime } from './runtime';
@@ -29,6 +30,7 @@ export function orchestratorSettingsFrom(config: AppConfig): BreakerOrchestrator
     reminderMinutes: config.approval.reminderMinutes,
     probationSeconds: config.breaker.probationSeconds,
     webhook: config.operations.webhook !== undefined,
+    drainSaved: true,
     retry: ACTIVITY_RETRY,
   };
 }
@@ -53,6 +55,7 @@ export function createActivityDeps(runtime: Runtime): BreakerActivityDeps {
     heldBacklog: heldBacklogReaderFor(runtime),
     notices: blobNoticeLedger(runtime.storage.container(NOTICE_LEDGER_CONTAINER)),
     maintenance: maintenanceRecordFor(runtime),
+    drainSaved: drainSavedFor(runtime),
   };
 }
 
@@ -71,6 +74,7 @@ export function createWatchdogDeps(runtime: Runtime): WatchdogDeps {
     },
     sink: runtime.sink,
     maintenance: maintenanceRecordFor(runtime),
+    ...(config.eventHub.retentionGuard && { retentionGuard: createRetentionGuardDeps(runtime) }),
   };
 }
 

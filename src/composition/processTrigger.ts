@@ -1,5 +1,7 @@
 import { makeOnTripped } from '../orchestration/onTripped';
+import { makeSavedFirst } from '../processing/drainSaved';
 import type { ProcessTrigger } from './registerProcessSensorEvents';
+import { savedEventsFor } from './retentionRuntime';
 import type { Runtime } from './runtime';
 
 /** What the Event Hubs trigger's registration needs from the runtime. */
@@ -9,5 +11,8 @@ export const processTrigger = (runtime: Runtime): ProcessTrigger => ({
     processBatch: runtime.processBatch,
     triggerRetry: runtime.config.triggerRetry,
     onTripped: makeOnTripped(runtime.config.functionName),
+    ...(runtime.config.eventHub.retentionGuard && {
+      savedFirst: makeSavedFirst(savedEventsFor(runtime), runtime.processBatch, () => runtime.clock.now()),
+    }),
   },
 });

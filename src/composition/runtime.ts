@@ -5,6 +5,7 @@ import type { BreakerStore } from '../breaker/breakerStore';
 import { makeBreakerStore } from './makeBreakerStore';
 import { makeStoreBreakerGate, type StoreBreakerGate } from '../breaker/storeBreakerGate';
 import type { AppConfig } from '../config/appConfig';
+import { ConfigError } from '../config/configError';
 import { type Environment, loadConfig } from '../config/loadConfig';
 import type { ActivitySink } from '../sinks/activitySink';
 import { type BatchProcessor, makeBatchProcessor } from '../processing/batchProcessor';
@@ -46,6 +47,8 @@ export interface Runtime {
    * fails the first activity that sends, not the start of the processing function).
    */
   readonly controls: { readonly triggerSwitch: () => TriggerSwitch; readonly emailSender: () => EmailSender };
+  /** How long the hub keeps events: EVENTHUB_RETENTION_HOURS, or the simulator's compressed one. */
+  readonly hubRetentionMs: number;
 }
 
 /** What a host embedding the app (the end-to-end tests, `npm run demo`) may change. */
@@ -66,6 +69,11 @@ export interface RuntimeOptions {
    * outage and loses the order per key (G2).
    */
   readonly outagePolicy?: OutagePolicy;
+  /**
+   * A simulated hub's retention, shorter than the service allows (the time-compressed demo): replaces
+   * EVENTHUB_RETENTION_HOURS, and RETENTION_SAVE_MARGIN_MINUTES is checked against it.
+   */
+  readonly hubRetentionMs?: number;
 }
 
 /**
@@ -77,6 +85,15 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
   const decorateSink = options.decorateSink ?? ((s: ActivitySink) => s);
   const loaded = loadConfig(env);
   const config = options.outagePolicy ? withOutagePolicy(loaded, options.outagePolicy) : loaded;
+  const hubRetentionMs = options.hubRetentionMs ?? config.eventHub.retentionHours * 3_600_000;
+  const margin = config.eventHub.retentionSaveMarginMinutes;
+  if (margin !== undefined && margin * 60_000 >= hubRetentionMs)
+    throw new ConfigError([
+      {
+        setting: 'RETENTION_SAVE_MARGIN_MINUTES',
+        message: `must be less than the hub's retention (${hubRetentionMs / 60_000} min, EVENTHUB_RETENTION_HOURS or the simulator's)`,
+      },
+    ]);
   const { endpoints } = options;
   let credential: TokenCredential | undefined = endpoints?.credential;
   const getCredential = () =>
@@ -150,6 +167,7 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
     progress,
     getCredential,
     controls: { triggerSwitch: () => controls().triggerSwitch, emailSender: () => controls().emailSender },
+    hubRetentionMs,
   };
 }
 

@@ -24,6 +24,13 @@ export interface EventHubConfig {
   readonly hubName: string;
   readonly consumerGroup: string;
   readonly retentionHours: number;
+  /** The retention guard runs on the watchdog's tick (RETENTION_GUARD_ENABLED). */
+  readonly retentionGuard: boolean;
+  /**
+   * Save the waiting events once the oldest is this close to the retention (RETENTION_SAVE_MARGIN_MINUTES);
+   * undefined: a seventh of the retention (`saveMarginMs` in processing/retentionGuard.ts).
+   */
+  readonly retentionSaveMarginMinutes: number | undefined;
   /** The heartbeat reports consumer lag and stalled partitions (HEARTBEAT_READS_BACKLOG). */
   readonly heartbeatReadsBacklog: boolean;
 }

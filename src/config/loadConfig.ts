@@ -81,6 +81,18 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
     });
   }
   if (
+    v.RETENTION_SAVE_MARGIN_MINUTES !== undefined &&
+    v.EVENTHUB_RETENTION_HOURS !== undefined &&
+    v.RETENTION_SAVE_MARGIN_MINUTES >= v.EVENTHUB_RETENTION_HOURS * 60
+  ) {
+    problems.push({
+      setting: 'RETENTION_SAVE_MARGIN_MINUTES',
+      message:
+        `must be less than EVENTHUB_RETENTION_HOURS (${v.EVENTHUB_RETENTION_HOURS} h = ` +
+        `${v.EVENTHUB_RETENTION_HOURS * 60} min): the guard would save at once, or after the events are gone`,
+    });
+  }
+  if (
     v.EVENT_RETRY_INITIAL_DELAY_MS !== undefined &&
     v.EVENT_RETRY_MAX_DELAY_MS !== undefined &&
     v.EVENT_RETRY_INITIAL_DELAY_MS > v.EVENT_RETRY_MAX_DELAY_MS
@@ -153,6 +165,8 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
       hubName: must(hubName),
       consumerGroup: must(v.EVENTHUB_CONSUMER_GROUP),
       retentionHours: must(v.EVENTHUB_RETENTION_HOURS),
+      retentionGuard: must(v.RETENTION_GUARD_ENABLED),
+      retentionSaveMarginMinutes: v.RETENTION_SAVE_MARGIN_MINUTES,
       heartbeatReadsBacklog: must(v.HEARTBEAT_READS_BACKLOG),
     },
     storage: must(storage),

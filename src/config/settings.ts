@@ -33,6 +33,25 @@ export const settings = {
     min: 1,
     max: 2_160,
   }),
+  RETENTION_SAVE_MARGIN_MINUTES: integer({
+    description:
+      'The retention guard saves the events waiting in a partition (to blobs `saved/<partition>/` in ' +
+      'DEAD_LETTER_CONTAINER) once the oldest is this close to EVENTHUB_RETENTION_HOURS, and only then moves the ' +
+      'checkpoint past them; they reach the sink before the trigger is enabled again. Must be less than the ' +
+      'retention. Unset: a seventh of the retention (24 h of the default 168 h): the time the save has to ' +
+      'catch up and storage may be down before an event is lost.',
+    example: '1440',
+    min: 1,
+    max: 2_160 * 60,
+  }),
+  RETENTION_GUARD_ENABLED: boolean({
+    description:
+      'Runs the retention guard (RETENTION_SAVE_MARGIN_MINUTES) on every watchdog tick. Turn it off only where ' +
+      "nothing can outlive the hub's retention some other way (e.g. Event Hubs Capture replayed by hand): with it " +
+      'off, events that wait longer than the retention are lost.',
+    default: 'true',
+    example: 'true',
+  }),
   HEARTBEAT_READS_BACKLOG: boolean({
     description:
       'The heartbeat also reads the events waiting behind the checkpoints (consumer lag) and how long a partition ' +

@@ -30,6 +30,16 @@ export const telemetry = {
   deadLettered: { name: 'Breakwater.DeadLettered', fields: ['reason', 'events', 'partitionId'] },
   /** An approver restarted trip `tripId` (the approval page or the internal API). */
   tripApproved: { name: 'Breakwater.TripApproved', fields: ['tripId', 'approvedBy', 'source'] },
+  /** The retention guard saved waiting events to blobs and moved the checkpoint past them. */
+  retentionSaved: {
+    name: 'Breakwater.RetentionSaved',
+    fields: ['partitionId', 'saved', 'from', 'through', 'where'],
+  },
+  /** The retention guard could not save (or could not move the checkpoint): retried next minute. */
+  retentionSaveFailed: {
+    name: 'Breakwater.RetentionSaveFailed',
+    fields: ['partitionId', 'reason', 'minutesLeft'],
+  },
 } as const;
 
 export type TelemetryKind = keyof typeof telemetry;

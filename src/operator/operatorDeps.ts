@@ -18,6 +18,14 @@ export interface OperatorPolicy {
 }
 
 /** Everything the operator API and dashboard read or drive; real adapters in the composition root. */
+/** What the retention guard saved, for the status API: how many, where, how they come back. */
+export interface SavedEventsView {
+  readonly total: number;
+  readonly byPartition: Readonly<Record<string, number>>;
+  readonly where: string;
+  readonly comeBack: string;
+}
+
 export interface OperatorDeps {
   readonly functionName: string;
   readonly clock: Clock;
@@ -35,6 +43,8 @@ export interface OperatorDeps {
   readonly partitionProgress?: () => ProgressSnapshot;
   /** What the hub holds behind the checkpoints (peek the oldest while OPEN); never throws. */
   readonly heldBacklog?: (peekOldest: boolean) => Promise<HeldBacklog>;
+  /** Events the retention guard saved and not yet drained, with where they are; absent: no guard. */
+  readonly savedEvents?: () => Promise<SavedEventsView>;
   /** APPROVAL_REQUIRE_SIGNED_IN: APPROVERS; a reset then needs one of them signed in, not only the key. */
   readonly signedInApprovers?: readonly string[];
   /** Shown on the dashboard: which deployment this is. */

@@ -13,7 +13,7 @@ import { isTriggerDisabled } from '../control/triggerSwitch';
 import type { Maintenance } from '../control/maintenance';
 import { ensureError } from '../kernel/ensureError';
 import type { ProgressSnapshot } from '../processing/partitionProgress';
-import type { OperatorDeps } from './operatorDeps';
+import type { OperatorDeps, SavedEventsView } from './operatorDeps';
 import { failuresIn } from '../breaker/breakerPolicy';
 
 /** A snapshot of the breaker for the status API and dashboard. Parts that could not be read are null. */
@@ -36,6 +36,8 @@ export interface OperatorStatus {
   /** The maintenance in force (undefined: none); null when its record could not be read. */
   readonly maintenance: Maintenance | undefined | null;
   readonly deadLetters: number | null;
+  /** Saved by the retention guard and not drained yet; null without a guard or when unreadable. */
+  readonly saved: SavedEventsView | null;
   /** Store reachability as seen by this read (G6: an outage is surfaced, not hidden). */
   readonly store: { readonly ok: boolean; readonly error?: string };
   /** Held batches and re-runs per partition on this instance (outage or stuck); null without processing. */
@@ -67,21 +69,23 @@ export async function readOperatorStatus(
   // age), then every other part at once: a page during an outage waits for the slowest bound, not the sum.
   const breaker = await attempt('breaker store', () => deps.store.getState());
   const tripId = breaker?.tripId;
-  const [buckets, trips, triggerDisabled, deadLetters, orchestration, held, maintenance] = await Promise.all([
-    attempt('failure window', () => deps.store.windowBuckets(at)),
-    attempt('trip history', () => deps.store.history(HISTORY_FOR_STATUS)),
-    attempt(
-      'trigger switch',
-      async () => (await isTriggerDisabled(deps.triggerSwitch, deps.functionName)) ?? null,
-    ),
-    attempt('dead-letter queue', async () => (await deps.deadLetterCount()) ?? null),
-    tripId === undefined
-      ? null
-      : attempt('orchestration', async () => (await deps.orchestration(context).view(tripId)) ?? null),
-    // Never throws: an unreadable hub is `known: false` with its reason.
-    deps.heldBacklog?.(breaker?.state === 'OPEN') ?? null,
-    attempt('maintenance record', () => deps.maintenance.current()),
-  ]);
+  const [buckets, trips, triggerDisabled, deadLetters, orchestration, held, maintenance, saved] =
+    await Promise.all([
+      attempt('failure window', () => deps.store.windowBuckets(at)),
+      attempt('trip history', () => deps.store.history(HISTORY_FOR_STATUS)),
+      attempt(
+        'trigger switch',
+        async () => (await isTriggerDisabled(deps.triggerSwitch, deps.functionName)) ?? null,
+      ),
+      attempt('dead-letter queue', async () => (await deps.deadLetterCount()) ?? null),
+      tripId === undefined
+        ? null
+        : attempt('orchestration', async () => (await deps.orchestration(context).view(tripId)) ?? null),
+      // Never throws: an unreadable hub is `known: false` with its reason.
+      deps.heldBacklog?.(breaker?.state === 'OPEN') ?? null,
+      attempt('maintenance record', () => deps.maintenance.current()),
+      deps.savedEvents ? attempt('saved events', deps.savedEvents) : null,
+    ]);
   const storeError = problems.find((p) => /^(breaker store|failure window|trip history):/.test(p));
   return {
     functionName: deps.functionName,
@@ -100,6 +104,7 @@ export async function readOperatorStatus(
     triggerDisabled,
     maintenance,
     deadLetters,
+    saved,
     store: storeError === undefined ? { ok: true } : { ok: false, error: storeError },
     progress: deps.partitionProgress?.() ?? null,
     problems,

@@ -33,6 +33,7 @@ export function makeStatusHandler(deps: OperatorDeps): HttpHandler {
       triggerDisabled: s.triggerDisabled,
       maintenance: maintenanceView(s.maintenance),
       deadLetters: s.deadLetters,
+      saved: s.saved,
       downstream: downstreamView(s.currentTrip?.probe),
       held: heldView(s.held, s.at),
       store: {

@@ -8,6 +8,7 @@ export const BreakerActivity = {
   transition: 'Breaker_Transition',
   resetWindow: 'Breaker_ResetWindow',
   readState: 'Breaker_ReadState',
+  drainSaved: 'Breaker_DrainSaved',
 } as const;
 
 export type BreakerActivityName = (typeof BreakerActivity)[keyof typeof BreakerActivity];

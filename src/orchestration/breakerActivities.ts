@@ -47,6 +47,14 @@ export interface BreakerActivityDeps {
   readonly notices?: NoticeLedger;
   /** Maintenance mode: while in force, an approval does not enable the trigger; leaving maintenance does. */
   readonly maintenance?: Pick<MaintenanceRecord, 'current'>;
+  /** Writes the events the retention guard saved to the sink (before the re-enable); absent: none. */
+  readonly drainSaved?: (logger: Logger) => Promise<DrainOutcome>;
+}
+
+/** What Breaker_DrainSaved did: the saved events that reached the sink and were removed. */
+export interface DrainOutcome {
+  readonly drained: number;
+  readonly dead: number;
 }
 
 /** A webhook the receiver refused (permanent) comes back as a value; transient failures are thrown. */
@@ -245,6 +253,10 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
     },
 
     resetWindow: () => deps.store.resetWindow(),
+
+    /** Idempotent: a re-run starts from the oldest saved blob still there (repeats, never skips). */
+    drainSaved: (logger: Logger): Promise<DrainOutcome> =>
+      deps.drainSaved ? deps.drainSaved(logger) : Promise.resolve({ drained: 0, dead: 0 }),
 
     async readState(): Promise<StoreSnapshot> {
       const now = deps.clock.now();

@@ -4,6 +4,7 @@ import type { OrchestrationContext, OrchestrationHandler } from 'durable-functio
 import { BreakerActivity, type BreakerActivityName } from './activityNames';
 import { awaitApproval, type SideTask, type Steps } from './awaitApproval';
 import {
+  type DrainOutcome,
   type GuardedControl,
   isSkippedWrite,
   type OpenTripResult,
@@ -201,6 +202,29 @@ export function makeBreakerOrchestrator(
       publish({ phase: 'resuming' });
     }
 
+    if (settings.drainSaved === true) {
+      // G2: what the retention guard saved reaches the sink before any later event of its key, so
+      // before the listener starts again. A drain that fails leaves the trigger disabled; the episode
+      // ends HALF_OPEN and the watchdog restarts it (which drains again) a minute later.
+      try {
+        const drained = (yield call(BreakerActivity.drainSaved)) as DrainOutcome;
+        if (drained.drained + drained.dead > 0) log(`drained ${drained.drained} saved events to the sink`);
+        publish({ savedDrained: (status.savedDrained ?? 0) + drained.drained });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        log(`could not drain the saved events: ${message}; the trigger stays disabled`);
+        publish({ drainError: message });
+        yield* notify({
+          ...base(),
+          kind: 'enable-failed',
+          approvedBy: status.approvedBy ?? 'unknown',
+          message:
+            `the events saved before the hub's retention could not be written to the downstream (${message}); ` +
+            'the trigger stays disabled and the watchdog tries again every minute',
+        });
+        return status;
+      }
+    }
     const enable = yield* control(BreakerActivity.enableTrigger, { functionName, tripId });
     if (isSkippedWrite(enable)) return supersede(`did not enable the trigger: ${enable.skipped}`);
     const approvedBy = status.approvedBy ?? 'unknown';

@@ -79,6 +79,10 @@ export interface BreakerStatus {
   readonly emailError?: string;
   /** Last webhook that could not be posted (the orchestration carries on without it). */
   readonly webhookError?: string;
+  /** Events the retention guard had saved that reached the sink before the re-enable. */
+  readonly savedDrained?: number;
+  /** Why the saved events could not be drained: the trigger stays disabled, the watchdog tries again. */
+  readonly drainError?: string;
   /** Why the orchestration ended early, for `superseded`. */
   readonly detail?: string;
 }

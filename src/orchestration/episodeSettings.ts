@@ -13,6 +13,11 @@ export interface EpisodeSettings {
    * webhook existed lacks it, so its replay schedules no webhook activity it never had.
    */
   readonly webhook?: boolean;
+  /**
+   * Whether the events the retention guard saved are drained to the sink before the re-enable.
+   * Optional for the same reason: an episode started before the guard existed replays without it.
+   */
+  readonly drainSaved?: boolean;
 }
 
 export const episodeSettingsOf = (s: EpisodeSettings): EpisodeSettings => ({
@@ -20,4 +25,5 @@ export const episodeSettingsOf = (s: EpisodeSettings): EpisodeSettings => ({
   reminderMinutes: s.reminderMinutes,
   probationSeconds: s.probationSeconds,
   ...(s.webhook === true ? { webhook: true } : {}),
+  ...(s.drainSaved === true ? { drainSaved: true } : {}),
 });

@@ -54,6 +54,7 @@ export function registerBreakerOrchestration(
   activity(BreakerActivity.transition, (input, context) => acts().transition(asTransition(input), context));
   activity(BreakerActivity.resetWindow, () => acts().resetWindow());
   activity(BreakerActivity.readState, () => acts().readState());
+  activity(BreakerActivity.drainSaved, (_input, context) => acts().drainSaved(context));
 }
 
 /** Thrown when an activity receives an input the orchestrator never sends. */

@@ -5,6 +5,7 @@ import { breakerInstanceId } from './orchestrationIds';
 import type { ActivitySink } from '../sinks/activitySink';
 import type { Logger } from '../kernel/logger';
 import type { Clock } from '../kernel/clock';
+import type { RetentionGuardDeps } from '../processing/retentionGuard';
 import { findInstance, isLive } from './instanceStatus';
 import type { MaintenanceRecord } from '../control/maintenance';
 import { holdForMaintenance, readMaintenance } from './holdForMaintenance';
@@ -26,6 +27,8 @@ export interface WatchdogDeps {
   readonly sink?: Pick<ActivitySink, 'probe'>;
   /** Maintenance mode: no repair while in force (or unreadable), and the trigger is held off. */
   readonly maintenance?: Pick<MaintenanceRecord, 'current'>;
+  /** Saves what waits too long behind a checkpoint (G7); absent: no guard. */
+  readonly retentionGuard?: RetentionGuardDeps;
 }
 
 export type WatchdogResult =

@@ -6,6 +6,7 @@ import { probeWhileOpen } from './probeWhileOpen';
 import { ensureError } from '../kernel/ensureError';
 import { emitHeartbeat, type HeartbeatDeps } from './heartbeat';
 import { runWatchdog, type WatchdogDeps } from './runWatchdog';
+import { runRetentionGuard } from '../processing/retentionGuard';
 
 /**
  * The watchdog timer's handler: its durable client comes from the invocation's extra input. Each tick
@@ -22,6 +23,11 @@ export function makeWatchdogHandler(getDeps: () => WatchdogDeps, getHeartbeat?: 
     } catch (error) {
       context.error(`watchdog: could not check the breaker orchestration: ${ensureError(error).message}`);
       failure = ensureError(error);
+    }
+    if (deps.retentionGuard !== undefined) {
+      // Whatever the breaker does: a partition held while CLOSED needs the guard as much (it never throws).
+      const run = await runRetentionGuard(deps.retentionGuard, context);
+      if (run.saved > 0) context.warn(`watchdog: the retention guard saved ${run.saved} events`);
     }
     if (deps.sink !== undefined) {
       try {

@@ -3,12 +3,15 @@ import type { EventHubHandler, InvocationContext } from '@azure/functions';
 import type { BreakerTrippedHandler } from '../breaker/breakerGate';
 import type { BatchProcessor } from './batchProcessor';
 import { readTriggerBatch } from '../hub/readTriggerBatch';
+import type { SavedFirst } from './drainSaved';
 
 export interface ProcessHandlerDeps {
   readonly processBatch: BatchProcessor;
   readonly triggerRetry: TriggerRetryConfig;
   /** Starts the breaker orchestration when this invocation's failures trip the breaker. */
   readonly onTripped?: (context: InvocationContext) => BreakerTrippedHandler;
+  /** Drains what the retention guard saved for the batch's partition first (G7); absent: no guard. */
+  readonly savedFirst?: SavedFirst;
 }
 
 /**
@@ -31,7 +34,27 @@ export function makeProcessHandler(deps: ProcessHandlerDeps): EventHubHandler {
     }
     const retryCount = context.retryContext?.retryCount ?? 0;
     const { maxRetryCount } = deps.triggerRetry;
-    const result = await deps.processBatch(batch.events, {
+    const partitionId = batch.events[0]?.partitionId;
+    // Throws like a held batch when the saved events cannot reach the sink yet: the batch stays held.
+    const savedThrough =
+      deps.savedFirst && partitionId !== undefined
+        ? await deps.savedFirst(partitionId, {
+            rerun: retryCount,
+            invocationId: context.invocationId,
+            logger: context,
+          })
+        : undefined;
+    const events =
+      savedThrough === undefined
+        ? batch.events
+        : batch.events.filter((e) => e.sequenceNumber === undefined || e.sequenceNumber > savedThrough);
+    if (events.length === 0) {
+      context.log(
+        `batch of ${batch.events.length} (partition ${partitionId ?? '?'}): every event was saved and drained`,
+      );
+      return;
+    }
+    const result = await deps.processBatch(events, {
       invocationId: context.invocationId,
       logger: context,
       finalAttempt: maxRetryCount !== -1 && retryCount >= maxRetryCount,

@@ -32,6 +32,25 @@ describe('parseDemoArgs', () => {
     expect(failure(['--store'])).toBe("--store expects redis or table, got ''");
   });
 
+  it('--scenario unattended: a 10-minute retention, the approval 25 minutes after the email, unpaced; flags still win', () => {
+    expect(options(['--scenario', 'unattended'])).toMatchObject({
+      scenario: 'unattended',
+      retentionSeconds: 600,
+      autoApproveSeconds: 1_500,
+      speed: 0,
+    });
+    expect(options(['--scenario=unattended', '--retention', '120', '--speed', '5'])).toMatchObject({
+      retentionSeconds: 120,
+      speed: 5,
+    });
+    expect(options(['--speed', '5', '--scenario', 'unattended']).speed).toBe(5);
+    expect(options([]).retentionSeconds).toBeUndefined();
+    expect(failure(['--scenario', 'nobody'])).toBe(
+      "--scenario expects one of outage | unattended, got 'nobody'",
+    );
+    expect(failure(['--retention', '10'])).toBe('--retention must be between 60 and 7776000, got 10');
+  });
+
   it('defaults: 16 partitions, waits for a person, paced', () => {
     expect(options([])).toEqual(defaultDemoOptions);
     expect(defaultDemoOptions.partitions).toBe(16);

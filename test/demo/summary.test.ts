@@ -68,13 +68,42 @@ describe('buildSummary', () => {
         seconds: 140,
       }),
     );
-    expect(lines).toContain('| lost          | 0 |');
-    expect(lines).toContain('| processed     | 4 |');
+    expect(lines).toContain('| lost                   | 0 |');
+    expect(lines).toContain('| processed              | 4 |');
+    expect(lines).toContain('| saved before retention | 0 |');
     // Every reason is listed, zeros too: an outage shows as "failed 0".
     const reasons = lines.find((l) => l.startsWith('dead-lettered by reason:')) ?? '';
     expect(reasons).toMatch(/^dead-lettered by reason: poison 1 \(not a valid reading\), failed 0 /);
     expect(reasons).toContain('isolated 0 (failed alone after the set number of re-runs)');
     expect(lines.at(-1)).toMatch(/^settled after 140 simulated seconds/);
+  });
+});
+
+describe('buildSummary with the hub retention', () => {
+  it('counts an event that expired in the hub unprocessed as lost, and a saved one as saved, not held', () => {
+    const summary = buildSummary({
+      sent,
+      processed: new Set(['0/0', '0/3']),
+      deadLettered: new Map<string, string>(),
+      checkpoint: () => 0, // nothing checkpointed: 0/4 is still in the hub
+      expired: new Set(['0/0', '0/1', '0/2', '0/3']),
+      saved: new Set(['0/2', '0/3']), // 0/3 was saved, then drained (processed)
+      settled: true,
+      seconds: 700,
+    });
+    expect(summary).toMatchObject({
+      processed: 2,
+      saved: 2,
+      savedWaiting: 1,
+      held: 1,
+      lost: 1,
+      expiredUnprocessed: 1,
+      lostSample: ['0/1'],
+    });
+    const lines = formatSummaryTable(summary, 'dl-demo');
+    expect(lines).toContain('| saved before retention | 2 |');
+    expect(lines.join('\n')).toContain('2 event(s) written to dl-demo/saved/ before the hub');
+    expect(lines.join('\n')).toContain('lost: 1 event(s) expired in the hub past its retention');
   });
 });
 

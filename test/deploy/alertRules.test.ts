@@ -50,6 +50,8 @@ describe('alert rules (infra/core/alerts.bicep) and the telemetry the app emits'
       'trigger-disabled-while-closed',
       'dead-letters-over-threshold',
       'events-held-too-long',
+      'retention-save-failed',
+      'events-saved-before-retention',
       'breaker-store-unreachable',
       'consumer-lag',
       'trigger-stalled-while-closed',

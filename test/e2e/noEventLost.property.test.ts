@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, inject, it, vi } from 'vitest';
 
-import { checkNoEventLost } from './property/faultProperty';
+import { checkNoEventLost, PROPERTY_RETENTION_SECONDS } from './property/faultProperty';
 import { RedisWorld } from './worlds/redisWorld';
+import { type ServedHub, startServedHub } from '../../sim/world/servedHub';
 
 // Random fault schedules against the whole app: downstream outages, poison events, breaker-store
 // (Redis) outages, crashes, approval delays, partition counts and batch sizes, an operator's forced
 // reset at any moment and oversized control-character events. After recovery nothing
 // is lost, partitions are written in order, every key converges, every trip has exactly one
 // orchestration and the trigger is enabled; an outage dead-letters nothing. The host's own faults too:
-// several instances and partition moves, timeouts, restarts on settings edits, duplicate starts. PROPERTY_RUNS, PROPERTY_SEED and PROPERTY_PATH widen the search or replay one schedule
+// several instances and partition moves, timeouts, restarts on settings edits, duplicate starts. And
+// approvals after the hub's retention: what waited longer must have been saved, not lost. PROPERTY_RUNS, PROPERTY_SEED and PROPERTY_PATH widen the search or replay one schedule
 // (`npm run soak`).
 const runs = Number(process.env.PROPERTY_RUNS ?? 8);
 const seed = Number(process.env.PROPERTY_SEED ?? 20261129);
@@ -16,19 +18,40 @@ const seed = Number(process.env.PROPERTY_SEED ?? 20261129);
 const path = process.env.PROPERTY_PATH;
 
 let redisWorld: RedisWorld;
+let served: ServedHub;
 beforeAll(async () => {
+  // The hubs keep events PROPERTY_RETENTION_SECONDS: some schedules approve after that. Those run on a
+  // hub the app reads (served by the Event Hubs peer), as the retention guard does in Azure.
+  served = await startServedHub({
+    storageConnectionString: inject('storageConnectionString'),
+    partitions: 4,
+    namePrefix: 'property',
+    key: 'property-local-key',
+  });
   // A restart rebuilds the app's memory as a new process would (the host restarts on settings changes).
   redisWorld = await RedisWorld.create(inject('storageConnectionString'), {
     freshModules: () => vi.resetModules(),
+    retentionMs: PROPERTY_RETENTION_SECONDS * 1000,
+    settings: served.settings,
   });
+  served.followClock(() => redisWorld.world.clock.now());
 });
-afterAll(() => redisWorld.close());
+afterAll(async () => {
+  await redisWorld.close();
+  await served.close();
+});
 
 describe('property: nothing is lost under random fault schedules', () => {
   it(
     'holds G1 (zero lost), G2 (order, convergence), G3 (one orchestration per trip) and ends enabled and CLOSED',
     () =>
-      checkNoEventLost(redisWorld, { runs, seed, runPrefix: 'p', ...(path === undefined ? {} : { path }) }),
+      checkNoEventLost(redisWorld, {
+        runs,
+        seed,
+        runPrefix: 'p',
+        served,
+        ...(path === undefined ? {} : { path }),
+      }),
     runs * 120_000,
   );
 });

@@ -1,4 +1,5 @@
 import type { BreakwaterWorld, SinkWrite } from '../../../sim/world/breakwaterWorld';
+import type { HubEvent } from '../../../sim/host/eventHubModel';
 import { convergenceViolations } from './convergence';
 import { keyOf, type ScenarioReport } from '../../../sim/world/scenario';
 import { orderingOf, supersededInItsBatch } from '../../../sim/world/orderingInWorld';
@@ -6,7 +7,7 @@ import { emailsPerTrip } from './tripEmails';
 
 /**
  * What broke in a run, in words (empty when the guarantees hold as Azure can promise them): nothing
- * lost; per key the sink converges on the key's last event in partition order; each invocation applies
+ * lost (expired in the hub unprocessed counts as lost; saved by the retention guard does not); per key the sink converges on the key's last event in partition order; each invocation applies
  * its events in order (and with one instance and no moves, each partition is written in order), per
  * key with ORDERING=key; one
  * orchestration and one trip email per trip, at most one "resumed" email; ends enabled and settled.
@@ -24,18 +25,31 @@ export async function invariantViolations(
     );
   if (world.isDisabled()) problems.push('the trigger is still disabled');
 
-  // G1: every sent event is processed or dead-lettered; none was checkpointed past unprocessed. With
-  // ORDERING=key a reading a newer one of its key superseded in its batch is processed unwritten.
+  // G1: every sent event is processed, dead-lettered, saved (the retention guard's blob
+  // saved/<partition>/<sequence>.json in the dead-letter container) or held: still retained in the hub
+  // at or after its partition's checkpoint. An event checkpointed past unprocessed, or one that expired
+  // in the hub past its retention unprocessed, is lost. With ORDERING=key a reading a newer one of its
+  // key superseded in its batch is processed unwritten.
   const byKey = orderingOf(world) === 'key';
   const writes = world.writes.filter((w) => w.run === run);
   const processed = new Set(writes.map((w) => keyOf(w.partitionId, w.sequenceNumber)));
   const deadLettered = new Set(report.deadLetters.map((d) => keyOf(d.partitionId, d.sequenceNumber)));
   const superseded = byKey ? supersededInItsBatch(writes, report.host.invocations) : () => false;
+  const expired = new Set(report.expired.map((e) => keyOf(e.partitionId, e.sequenceNumber)));
+  const held = (e: HubEvent) =>
+    !expired.has(keyOf(e.partitionId, e.sequenceNumber)) &&
+    e.sequenceNumber >= report.host.checkpoint(e.partitionId);
   const lost = report.sent
-    .filter((e) => !superseded(e))
+    .filter((e) => !superseded(e) && !held(e))
     .map((e) => keyOf(e.partitionId, e.sequenceNumber))
-    .filter((k) => !processed.has(k) && !deadLettered.has(k));
-  if (lost.length > 0) problems.push(`lost ${lost.length} event(s): ${lost.slice(0, 10).join(', ')}`);
+    .filter((k) => !processed.has(k) && !deadLettered.has(k) && !report.saved.has(k));
+  const expiredLost = lost.filter((k) => expired.has(k)).length;
+  if (lost.length > 0)
+    problems.push(
+      `lost ${lost.length} event(s)${
+        expiredLost > 0 ? ` (${expiredLost} expired in the hub past its retention unprocessed)` : ''
+      }: ${lost.slice(0, 10).join(', ')}`,
+    );
   if (report.host.checkpointedAfterFailure.length > 0)
     problems.push('the host checkpointed past a failed batch');
   if (report.host.checkpointedOnShutdown.length > 0)

@@ -15,7 +15,34 @@ import {
   type TimingCounts,
 } from './hostFaults';
 import type { OrderingMode } from '../../../src/processing/ordering';
+import type { ServedHub } from '../../../sim/world/servedHub';
 import { orderingOf, useOrdering } from '../../../sim/world/orderingInWorld';
+
+/**
+ * The hub's retention in the property's world (simulated seconds): short enough that a schedule can
+ * approve after it, long enough that the other schedules' waits (approval within 200 s of the email, re-trips, a breaker store restarting empty)
+ * stay inside it.
+ */
+export const PROPERTY_RETENTION_SECONDS = 600;
+
+/**
+ * About one schedule in five approves only after the hub's retention: this long after it, with an
+ * outage while events are sent (so the breaker trips and events wait). Drawn last, so the other fields
+ * of a seed's schedules stay what they were.
+ */
+const lateApprovalArbitrary = (sendSeconds: number) =>
+  fc.oneof(
+    { weight: 4, arbitrary: fc.constant(undefined) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        afterRetention: fc.integer({ min: 1, max: 120 }),
+        outage: fc
+          .tuple(fc.integer({ min: 0, max: Math.floor(sendSeconds / 2) }), fc.integer({ min: 15, max: 90 }))
+          .map(([from, length]) => ({ from, to: from + length })),
+      }),
+    },
+  );
 
 /** A fault window that starts while events are still being sent. */
 const windowDuring = (sendSeconds: number) =>
@@ -54,6 +81,7 @@ export const planArbitrary = fc
       operator: operatorFaultsArbitrary(base.sendSeconds),
       host: hostFaultsArbitrary(base.sendSeconds),
       limits: limitsArbitrary,
+      late: lateApprovalArbitrary(base.sendSeconds),
     }),
   );
 
@@ -67,17 +95,54 @@ const limitsArbitrary = fc.record({
   keyChar: fc.constantFrom(undefined, undefined, '/', '#', '?', '\\'),
 });
 
-/** A schedule as `planArbitrary` draws it. */
-export type DrawnSchedule = typeof planArbitrary extends fc.Arbitrary<infer T> ? T : never;
+type Drawn = typeof planArbitrary extends fc.Arbitrary<infer T> ? T : never;
+/** A schedule as `planArbitrary` draws it (`late` optional: schedules written out before it existed). */
+export type DrawnSchedule = Omit<Drawn, 'late'> & Partial<Pick<Drawn, 'late'>>;
 
-/** Runs one schedule as run `run` and returns what the invariants found (nothing, when it holds). */
+/** Whether the schedule's operator approves only after the hub's retention (of the world's hubs). */
+export const approvesAfterRetention = (arbitrary: DrawnSchedule) => arbitrary.late !== undefined;
+
+/**
+ * The schedule with its late approval (if drawn) applied: the approval after the retention, one more
+ * outage, and nobody else ends the wait (no forced reset, no breaker store forgetting the trip).
+ */
+function withLateApproval(arbitrary: DrawnSchedule, retentionMs: number): DrawnSchedule {
+  const { late } = arbitrary;
+  if (late === undefined) return arbitrary;
+  return {
+    ...arbitrary,
+    base: { ...arbitrary.base, approveAfter: Math.ceil(retentionMs / 1000) + late.afterRetention },
+    outages: [...arbitrary.outages, late.outage],
+    storeOutage: undefined,
+    operator: { ...arbitrary.operator, forcedResetAt: undefined },
+  };
+}
+
+/** The run approved (HTTP 200) a trip that had been open longer than the retention. */
+export function approvedAfterRetention(report: ScenarioReport): boolean {
+  const opened = report.timeline.find((t) => t.what === 'breaker OPEN')?.second;
+  return (
+    opened !== undefined &&
+    report.approvals.some((a) => a.postStatus === 200 && (a.second - opened) * 1000 > report.retentionMs)
+  );
+}
+
+/**
+ * Runs one schedule as run `run` and returns what the invariants found (nothing, when it holds). A
+ * schedule that approves after the retention runs on `served` (when given, a hub the app reads, as in
+ * Azure: the retention guard reads what waits), replaced by a fresh one of the schedule's partitions.
+ */
 export async function runSchedule(
   redisWorld: RedisWorld,
-  arbitrary: DrawnSchedule,
+  drawn: DrawnSchedule,
   run: string,
   timingCounts: TimingCounts = { lateTimers: 0, earlyTimers: 0 },
+  served?: ServedHub,
 ): Promise<{ readonly report: ScenarioReport; readonly problems: string[] }> {
   const { world } = redisWorld;
+  const hub = served && approvesAfterRetention(drawn) ? served : undefined;
+  await hub?.replaceHub(drawn.base.partitions);
+  const arbitrary = withLateApproval(drawn, world.retentionMs);
   const { base, outages, crashes, storeOutage, host } = arbitrary;
   const lastFault = Math.max(
     0,
@@ -115,7 +180,11 @@ export async function runSchedule(
         ]
       : [],
   };
-  const report = await runScenario(world, applyOperatorFaults(world, plan, arbitrary.operator));
+  const report = await runScenario(
+    world,
+    applyOperatorFaults(world, plan, arbitrary.operator),
+    hub ? { hub } : {},
+  );
   countTimers(world, report.orchestrationIds, timingCounts);
   const problems = await invariantViolations(world, report, run, {
     storeLostTrips: storeOutage !== undefined,
@@ -144,12 +213,15 @@ export async function checkNoEventLost(
     readonly runPrefix: string;
     /** fast-check's replay path of one failing schedule (printed with a failure). */
     readonly path?: string;
+    /** The hub the app reads (the world's settings name it): schedules approving after the retention run on it. */
+    readonly served?: ServedHub;
   },
 ): Promise<void> {
   let runNumber = 0;
   let trips = 0;
   let storeOutages = 0;
   let forcedResets = 0;
+  let lateApprovals = 0;
   const seenHost = { restarts: 0, moves: 0, delayedRestarts: 0, backwards: 0, killedActivities: 0 };
   const timingCounts: TimingCounts = { lateTimers: 0, earlyTimers: 0 };
   const limits = { wideHomes: 0, fullHomes: 0, keyChars: 0 };
@@ -164,7 +236,14 @@ export async function checkNoEventLost(
         switching.failed = true;
       orderings.add(orderingOf(redisWorld.world));
       const redeliveriesBefore = redisWorld.world.durable.redeliveries.length;
-      const { report, problems } = await runSchedule(redisWorld, arbitrary, run, timingCounts);
+      const { report, problems } = await runSchedule(
+        redisWorld,
+        arbitrary,
+        run,
+        timingCounts,
+        options.served,
+      );
+      if (approvedAfterRetention(report)) lateApprovals++;
       if (arbitrary.limits.sensorsPerHome === 16) limits.wideHomes++;
       if (arbitrary.limits.sensorsPerHome === 120) limits.fullHomes++;
       if (arbitrary.limits.keyChar !== undefined) limits.keyChars++;
@@ -194,7 +273,8 @@ export async function checkNoEventLost(
       `${seenHost.moves} partition moves, ${strayForms} stray forms of the switch, ordering ${[...orderings].join(' and ')}; ` +
       `${seenHost.delayedRestarts} delayed restarts, ${seenHost.killedActivities} activities killed and re-delivered, ` +
       `${seenHost.backwards} backwards checkpoints, ${timingCounts.lateTimers} late and ${timingCounts.earlyTimers} early timers; ` +
-      `limits: ${limits.wideHomes} schedules with 16 sensors per home, ${limits.fullHomes} with 120, ${limits.keyChars} with a key character the service refuses`,
+      `limits: ${limits.wideHomes} schedules with 16 sensors per home, ${limits.fullHomes} with 120, ${limits.keyChars} with a key character the service refuses; ` +
+      `${lateApprovals} with approval after the retention (${redisWorld.world.retentionMs / 1000} s)`,
   );
   // The schedules must actually exercise the breaker and the store outages, not only quiet runs.
   expect(trips).toBeGreaterThan(0);
@@ -202,5 +282,7 @@ export async function checkNoEventLost(
   expect(forcedResets).toBeGreaterThan(0);
   expect(seenHost.restarts).toBeGreaterThan(0);
   expect(seenHost.moves).toBeGreaterThan(0);
+  // About one schedule in five approves after the retention: a long enough run must have one.
+  if (options.runs >= 20) expect(lateApprovals).toBeGreaterThan(0);
   if (options.runs > 1 && !switching.failed) expect([...orderings].sort()).toEqual(['key', 'partition']);
 }

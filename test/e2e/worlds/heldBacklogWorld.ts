@@ -1,6 +1,7 @@
 import { BlobServiceClient } from '@azure/storage-blob';
 
-import { CHECKPOINT_CONTAINER } from '../../../src/hub/checkpoints';
+import { readCheckpointBlob } from '../../../src/hub/checkpointMove';
+import { CHECKPOINT_CONTAINER, checkpointPrefix } from '../../../src/hub/checkpoints';
 import { type EventHubsPeer, startEventHubsPeer } from '../../../sim/eventHubsPeer/eventHubsPeer';
 import { hostCheckpointWriter } from '../../../sim/host/hostCheckpoints';
 import { jsonBody, reading } from '../../support/sensorEvents';
@@ -25,7 +26,11 @@ export class HeldBacklogWorld {
     readonly host: TriggerHostModel,
   ) {}
 
-  static async create(storageConnectionString: string, partitions = 4): Promise<HeldBacklogWorld> {
+  static async create(
+    storageConnectionString: string,
+    partitions = 4,
+    settings: Record<string, string> = {},
+  ): Promise<HeldBacklogWorld> {
     const hub = new EventHubModel(partitions);
     // Checkpoint blobs live in one shared container: a hub name of its own keeps runs apart.
     const hubName = `readings-${Math.random().toString(36).slice(2, 8)}`;
@@ -47,9 +52,15 @@ export class HeldBacklogWorld {
         ENVIRONMENT_NAME: HELD_ENVIRONMENT,
         // This world has a hub behind the connection: the heartbeat reads the consumer's progress.
         HEARTBEAT_READS_BACKLOG: 'true',
+        ...settings,
       },
     });
     time.now = () => world.clock.now();
+    // The hub keeps events as long as the app is told (EVENTHUB_RETENTION_HOURS), by the world's clock.
+    hub.retain({
+      retentionMs: Number(settings.EVENTHUB_RETENTION_HOURS ?? RETENTION_HOURS) * 3_600_000,
+      now: () => world.clock.now(),
+    });
     const container =
       BlobServiceClient.fromConnectionString(storageConnectionString).getContainerClient(
         CHECKPOINT_CONTAINER,
@@ -67,6 +78,10 @@ export class HeldBacklogWorld {
         hubName,
         consumerGroup: 'breakwater',
       }),
+      // A listener that starts reads the checkpoint blobs, as the host does (the retention guard moves them).
+      loadCheckpoint: async (id) =>
+        (await readCheckpointBlob(container, checkpointPrefix('127.0.0.1', hubName, 'breakwater'), id))
+          .sequenceNumber,
     });
     return new HeldBacklogWorld(world, hub, peer, host);
   }

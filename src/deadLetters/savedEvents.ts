@@ -1,0 +1,155 @@
+import type { ContainerClient } from '@azure/storage-blob';
+
+import type { ReceivedEvent } from '../hub/receivedEvent';
+
+/**
+ * Events the retention guard saved before the hub's retention dropped them: one blob per event,
+ * `saved/<partitionId>/<sequenceNumber>.json`, in the dead-letter container. The name is the event's
+ * identity and the content depends only on the event, so a re-run after a partial save writes the same
+ * blobs again (duplicates, never losses). A blob is deleted once its event reached the sink.
+ */
+export const SAVED_PREFIX = 'saved/';
+
+export const savedBlobName = (partitionId: string, sequenceNumber: number) =>
+  `${SAVED_PREFIX}${partitionId}/${sequenceNumber}.json`;
+
+/** The blob's JSON: everything the processing path needs to apply the event as if the hub delivered it. */
+interface SavedEventJson {
+  readonly partitionId: string;
+  readonly sequenceNumber: number;
+  readonly offset: string | undefined;
+  readonly enqueuedTimeUtc: string | undefined;
+  readonly properties: Readonly<Record<string, unknown>>;
+  readonly systemProperties: Readonly<Record<string, unknown>>;
+  /** The body, byte for byte, base64. */
+  readonly body: string;
+}
+
+export interface SavedEvents {
+  /** Saves events of one partition (idempotent per event); resolves only when every blob is written. */
+  save(events: readonly ReceivedEvent[]): Promise<void>;
+  /** Partitions with saved events still to drain. */
+  partitions(): Promise<string[]>;
+  /** Sequence numbers saved for a partition, ascending. */
+  sequenceNumbers(partitionId: string): Promise<number[]>;
+  /** The saved events of a partition, ascending, at most `max` from the oldest. */
+  read(partitionId: string, max: number): Promise<ReceivedEvent[]>;
+  /** Removes saved events after they reached the sink (a missing blob is already removed). */
+  remove(partitionId: string, sequenceNumbers: readonly number[]): Promise<void>;
+  /** How many are saved in all (for the status, the page and the heartbeat). */
+  count(): Promise<{ readonly total: number; readonly byPartition: Readonly<Record<string, number>> }>;
+}
+
+const PARALLEL = 16;
+
+export function makeSavedEvents(container: ContainerClient): SavedEvents {
+  let ready: Promise<unknown> | undefined;
+  const ensureReady = () =>
+    (ready ??= container.createIfNotExists().catch((error: unknown) => {
+      ready = undefined;
+      throw error;
+    }));
+
+  const list = async (prefix: string): Promise<string[]> => {
+    const names: string[] = [];
+    try {
+      for await (const blob of container.listBlobsFlat({ prefix })) names.push(blob.name);
+    } catch (error) {
+      if ((error as { statusCode?: unknown }).statusCode === 404) return [];
+      throw error;
+    }
+    return names;
+  };
+  const sequenceNumbers = async (partitionId: string) =>
+    (await list(`${SAVED_PREFIX}${partitionId}/`))
+      .flatMap((name) => {
+        const m = /\/(\d+)\.json$/.exec(name);
+        return m?.[1] === undefined ? [] : [Number(m[1])];
+      })
+      .sort((a, b) => a - b);
+
+  const inBatches = async <T>(items: readonly T[], run: (item: T) => Promise<unknown>) => {
+    for (let i = 0; i < items.length; i += PARALLEL) {
+      const results = await Promise.allSettled(items.slice(i, i + PARALLEL).map(run));
+      const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failure) throw failure.reason;
+    }
+  };
+
+  return {
+    async save(events) {
+      await ensureReady();
+      await inBatches(events, async (event) => {
+        if (event.partitionId === undefined || event.sequenceNumber === undefined)
+          throw new Error('an event without partition and sequence number cannot be saved by name');
+        const json: SavedEventJson = {
+          partitionId: event.partitionId,
+          sequenceNumber: event.sequenceNumber,
+          offset: event.offset,
+          enqueuedTimeUtc: event.enqueuedTimeUtc,
+          properties: event.properties,
+          systemProperties: event.systemProperties,
+          body: event.body.toString('base64'),
+        };
+        const data = Buffer.from(JSON.stringify(json));
+        await container
+          .getBlockBlobClient(savedBlobName(event.partitionId, event.sequenceNumber))
+          .uploadData(data, { blobHTTPHeaders: { blobContentType: 'application/json' } });
+      });
+    },
+
+    async partitions() {
+      const ids = new Set<string>();
+      for (const name of await list(SAVED_PREFIX)) {
+        const id = name.slice(SAVED_PREFIX.length).split('/')[0];
+        if (id) ids.add(id);
+      }
+      return [...ids].sort((a, b) => Number(a) - Number(b));
+    },
+
+    sequenceNumbers,
+
+    async read(partitionId, max) {
+      const seqs = (await sequenceNumbers(partitionId)).slice(0, max);
+      const out: ReceivedEvent[] = new Array<ReceivedEvent>(seqs.length);
+      await inBatches(
+        seqs.map((seq, index) => ({ seq, index })),
+        async ({ seq, index }) => {
+          const buffer = await container
+            .getBlockBlobClient(savedBlobName(partitionId, seq))
+            .downloadToBuffer();
+          const json = JSON.parse(buffer.toString('utf8')) as SavedEventJson;
+          out[index] = {
+            index,
+            body: Buffer.from(json.body, 'base64'),
+            partitionId: json.partitionId,
+            sequenceNumber: json.sequenceNumber,
+            offset: json.offset,
+            enqueuedTimeUtc: json.enqueuedTimeUtc,
+            properties: json.properties,
+            systemProperties: json.systemProperties,
+          };
+        },
+      );
+      return out;
+    },
+
+    async remove(partitionId, seqs) {
+      await inBatches(seqs, (seq) =>
+        container.getBlockBlobClient(savedBlobName(partitionId, seq)).deleteIfExists(),
+      );
+    },
+
+    async count() {
+      const byPartition: Record<string, number> = {};
+      let total = 0;
+      for (const name of await list(SAVED_PREFIX)) {
+        const id = name.slice(SAVED_PREFIX.length).split('/')[0];
+        if (!id || !name.endsWith('.json')) continue;
+        byPartition[id] = (byPartition[id] ?? 0) + 1;
+        total++;
+      }
+      return { total, byPartition };
+    },
+  };
+}

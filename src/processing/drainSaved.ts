@@ -1,0 +1,91 @@
+import type { SavedEvents } from '../deadLetters/savedEvents';
+import type { Logger } from '../kernel/logger';
+import type { BatchProcessor } from './batchProcessor';
+
+export interface DrainResult {
+  /** Saved events that reached the sink (or the dead-letter store, as any event can) and were removed. */
+  readonly drained: number;
+  readonly dead: number;
+  readonly partitions: readonly string[];
+}
+
+/** Saved events written to the sink per processing call, as the host would deliver a batch. */
+const DRAIN_BATCH = 100;
+
+/**
+ * Writes the saved events to the sink through the normal processing path (the same per-key order,
+ * retries, hold and dead-letter rules), partition by partition in sequence order, and removes each
+ * batch's blobs only after its batch returned. A batch the processor holds (the downstream still
+ * failing) throws: the breaker then stays disabled and the caller reports it. A re-run (a killed
+ * activity) starts again from the oldest blob still there: it repeats, never skips.
+ */
+export async function drainSavedEvents(
+  saved: SavedEvents,
+  processBatch: BatchProcessor,
+  run: { readonly invocationId: string; readonly logger: Logger; readonly partitions?: readonly string[] },
+): Promise<DrainResult> {
+  let drained = 0;
+  let dead = 0;
+  const partitions = run.partitions ?? (await saved.partitions());
+  for (const partitionId of partitions) {
+    for (;;) {
+      const events = await saved.read(partitionId, DRAIN_BATCH);
+      if (events.length === 0) break;
+      const result = await processBatch(events, {
+        invocationId: run.invocationId,
+        logger: run.logger,
+        finalAttempt: false,
+      });
+      await saved.remove(
+        partitionId,
+        events.flatMap((e) => (e.sequenceNumber === undefined ? [] : [e.sequenceNumber])),
+      );
+      drained += result.processed;
+      dead += result.deadLettered;
+    }
+  }
+  return { drained, dead, partitions };
+}
+
+/**
+ * Before a batch of a partition is processed: the events the retention guard saved for it go first.
+ * Covers a partition held while the breaker is CLOSED (a held batch, a store outage, a downstream failing
+ * below the threshold), whose running listener never re-reads the checkpoint the guard moved: on the
+ * held batch's next re-run the saved events are drained in order, and the batch's own events up to the
+ * last saved one count as done. Returns the last saved sequence number drained (undefined: none saved).
+ * A held batch always looks; another looks at most once per `ttlMs` per partition and process (a
+ * partition that moved here after a save, or a consumer so far behind that the guard saved).
+ */
+export function makeSavedFirst(
+  saved: SavedEvents,
+  processBatch: BatchProcessor,
+  now: () => number,
+  ttlMs = 60_000,
+) {
+  const noneSince = new Map<string, number>();
+  return async (
+    partitionId: string,
+    run: { readonly rerun: number; readonly invocationId: string; readonly logger: Logger },
+  ): Promise<number | undefined> => {
+    const checkedAt = noneSince.get(partitionId);
+    if (run.rerun === 0 && checkedAt !== undefined && now() - checkedAt < ttlMs) return undefined;
+    const seqs = await saved.sequenceNumbers(partitionId);
+    const last = seqs[seqs.length - 1];
+    if (last === undefined) {
+      noneSince.set(partitionId, now());
+      return undefined;
+    }
+    noneSince.delete(partitionId);
+    const result = await drainSavedEvents(saved, processBatch, {
+      invocationId: run.invocationId,
+      logger: run.logger,
+      partitions: [partitionId],
+    });
+    run.logger.warn(
+      `partition ${partitionId}: ${result.drained} events saved before the hub's retention reached the sink first`,
+    );
+    return last;
+  };
+}
+
+export type SavedFirst = ReturnType<typeof makeSavedFirst>;
