@@ -1,7 +1,7 @@
 import type { ActivitySink } from '../sinks/activitySink';
 import type { Logger } from '../kernel/logger';
 import type { Clock } from '../kernel/clock';
-import { InjectedFaultError } from './faultErrors';
+import { InjectedFaultError } from './errors';
 import { type FaultState, type FaultSwitchStore, isFaultActive } from './faultState';
 
 export interface FaultSwitchSinkDeps {

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 
 import type { ActivitySink, SinkWriteResult } from './activitySink';
-import { TransientSinkError } from './errors';
+import { HttpStatusError, TransientSinkError } from './errors';
 import { readingVersion } from './homeActivityTableSink';
 import type { ReceivedEvent } from '../hub/receivedEvent';
 import type { SensorReading } from '../hub/sensorReading';
 import { readBoundedBody, sanitiseForMessage } from './boundedBody';
-import { HttpStatusError } from './httpSinkErrors';
 import { parseRetryAfter } from './retryAfter';
 import {
   httpAttributes,

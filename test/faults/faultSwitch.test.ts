@@ -3,7 +3,7 @@ import { HttpRequest, type HttpResponseInit, InvocationContext } from '@azure/fu
 import { describe, expect, inject, it } from 'vitest';
 
 import { makeFaultHandler } from '../../src/faults/faultHandler';
-import { InjectedFaultError } from '../../src/faults/faultErrors';
+import { InjectedFaultError } from '../../src/faults/errors';
 import { makeTableFaultSwitchStore } from '../../src/faults/tableFaultSwitchStore';
 import { withFaultSwitch } from '../../src/faults/withFaultSwitch';
 import { makeHomeActivityTableSink } from '../../src/sinks/homeActivityTableSink';

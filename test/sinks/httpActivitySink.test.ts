@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { classifyError } from '../../src/sinks/classifyError';
-import { TransientSinkError } from '../../src/sinks/errors';
+import { HttpStatusError, TransientSinkError } from '../../src/sinks/errors';
 import { attemptWithRetry, makeEventRetryPolicy } from '../../src/sinks/eventRetry';
 import { makeHttpActivitySink } from '../../src/sinks/httpActivitySink';
-import { HttpStatusError } from '../../src/sinks/httpSinkErrors';
 import { type HttpDownstream, startHttpDownstream } from '../../sim/world/httpDownstream';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 
