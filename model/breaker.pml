@@ -4,8 +4,8 @@
  * model/README.md explains each abstraction and how the properties map to the guarantees (G1, G3, G5, G7).
  *
  * Each step names the product code that does it: `@code <name>` is a function (or method) in src/, checked
- * by test/model/modelLists.test.ts; `@planned <name>` is a step of a design still being built (the retention
- * guard, maintenance mode), modelled from its issue text, and checked to be absent until it lands.
+ * by test/model/modelLists.test.ts; `@planned <name>` is a step of a design still being built, modelled from
+ * its issue text, and checked to be absent until it lands (the retention guard and maintenance mode have).
  *
  * Compile-time switches (0 = today's code):
  *   OLD_SKIPPED_DISABLE  last round's orchestrator: a skipped disable ends the episode and leaves the
@@ -77,7 +77,7 @@
 mtype:bstate = { CLOSED, OPEN, HALF_OPEN };
 mtype:phase = { opening, disabling, notifying, awaiting_approval, resuming, probation, closed, superseded };
 mtype:outcome = { switched, soft, failed };
-mtype:activity = { openTrip, disableTrigger, enableTrigger, sendEmail, sendWebhook, transition, resetWindow, readState };
+mtype:activity = { openTrip, disableTrigger, enableTrigger, sendEmail, sendWebhook, transition, resetWindow, readState, drainSaved };
 
 /* An event's fate (G1): still in the hub, or one of the four ends; LOST only if the hub expired it waiting. */
 #define WAITING 0
@@ -288,7 +288,7 @@ a_half:
        /* @code readState; the store forgot every trip: @code resumeAfterLostStore */
        if
        :: st == CLOSED && st_trip == 0 ->
-          !saved_exists; /* @planned drainSaved */
+          !saved_exists; /* @code drainSaved */
 a_lost:
           atomic { act_begin(t); skipped = (st == OPEN) };
           if
@@ -309,7 +309,7 @@ a_reset:
     act_end(t, a_reset);
 
 enabling:
-    /* @planned drainSaved: saved events reach the sink before the trigger is enabled */
+    /* @code drainSaved: saved events reach the sink before the trigger is enabled */
     !saved_exists;
     /* @code enableTrigger: never while the store is OPEN; maintenance keeps the trigger off (@code HELD_BY_MAINTENANCE) */
 a_enable:
@@ -477,10 +477,10 @@ end_w:
 
 /* ================================ the retention guard ================================ */
 
-/* @planned saveBeforeRetention: once the oldest waiting event is within the margin, save what waits
+/* @code runRetentionGuard: once the oldest waiting event is within the margin, save what waits
    behind the checkpoint into the app's own storage, then move the checkpoint past what is saved; a
    restart mid-save runs it again (saving twice is harmless). Saved events are drained to the sink once
-   the downstream is back and the breaker is not OPEN (@planned drainSaved). */
+   the downstream is back and the breaker is not OPEN (@code drainSaved). */
 proctype Guard() {
   byte lo;
   byte i;
