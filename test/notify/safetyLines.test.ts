@@ -68,6 +68,19 @@ describe('approval emails say whether approving is safe', () => {
     });
   });
 
+  it('a reminder subject says the hours left before the first loss, then that the guard is saving them', () => {
+    const reminderWith = (h: HeldBacklog) =>
+      messages(
+        { ...base, kind: 'reminder', reminder: 2, maxReminders: 3, disable },
+        { trip, deadLetterCount: 0, held: h, now: NOW },
+      );
+    expect(reminderWith(held).subject).toMatch(/still stopped \(trip \w+\): first loss in 22 h$/);
+    const saving = { ...held, guardSavesAt: NOW - 60_000 };
+    const m = reminderWith(saving);
+    expect(m.subject).toMatch(/: first loss in 22 h, the retention guard is saving the held events$/);
+    expect(m.text).toContain('the retention guard is saving them to blobs now');
+  });
+
   it('the trip notice says when the hub could not be read, instead of failing', () => {
     const m = messages(
       { ...base, kind: 'tripped', failuresInWindow: 120, disable },
