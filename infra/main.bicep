@@ -113,9 +113,10 @@ param authClientId string = ''
 @description('Alert rule: dead letters waiting above which the approvers are alerted.')
 param alertDeadLetterThreshold int = 100
 
-@minValue(5)
-@description('Alert rule: minutes events may be held (breaker OPEN or a held batch) before the approvers are alerted.')
-param alertHeldMinutes int = 60
+@minValue(1)
+@maxValue(99)
+@description('Alert rule: share of the hub\'s retention, in percent, the oldest waiting event may have spent before the approvers are alerted (50: half of eventHubRetentionDays).')
+param alertHeldRetentionPercent int = 50
 
 @minValue(1)
 @description('Alert rule: events waiting behind the checkpoints (consumer lag) for 15 minutes while CLOSED above which the consumer-lag alert fires (default: about a minute of the sizing scenario).')
@@ -198,7 +199,8 @@ module alerts 'core/alerts.bicep' = {
     actionGroupName: '${abbrs.insightsActionGroups}${resourceToken}'
     approvers: approvers
     deadLetterThreshold: alertDeadLetterThreshold
-    heldMinutesThreshold: alertHeldMinutes
+    heldRetentionPercent: alertHeldRetentionPercent
+    retentionHours: eventHubRetentionDays * 24
     lagEventsThreshold: alertLagEvents
     stalledMinutesThreshold: alertStalledMinutes
     maintenanceHoursThreshold: alertMaintenanceHours

@@ -13,8 +13,10 @@ param actionGroupName string
 param approvers string
 @description('Dead letters waiting in the queue above which the dead-letter alert fires.')
 param deadLetterThreshold int
-@description('Minutes events may be held (breaker OPEN, or a batch held behind its checkpoint) before the held-events alert fires.')
-param heldMinutesThreshold int
+@description('Share of the hub\'s retention, in percent, the oldest waiting event may have spent (breaker OPEN, a held batch, or the retention guard\'s time until the first loss) before the held-events alert fires.')
+param heldRetentionPercent int
+@description('How long the hub keeps an event, in hours (eventHubRetentionDays × 24).')
+param retentionHours int
 @description('Events waiting behind the checkpoints (consumer lag) above which, for 15 minutes while CLOSED, the lag alert fires.')
 param lagEventsThreshold int
 @description('Minutes a partition may have events waiting without its checkpoint moving, while CLOSED, before the stalled-trigger alert fires.')
@@ -113,12 +115,13 @@ var rules = [
   {
     name: 'events-held-too-long'
     severity: 1
-    description: 'Events have been held for more than ${heldMinutesThreshold} minutes; the hub keeps them only for its retention period.'
-    query: 'union (${eventRecords('Breakwater.Heartbeat')} | extend heldSeconds = toint(d.openSeconds)), (${eventRecords('Breakwater.BatchHeld')} | extend heldSeconds = toint(d.heldSeconds)) | where isnotnull(heldSeconds) | project timestamp, heldSeconds'
+    description: 'Events have waited more than ${heldRetentionPercent}% of the hub\'s ${retentionHours} h retention; the retention guard saves them before the first loss (Breakwater.RetentionSaved), else the hub drops them.'
+    query: 'union (${eventRecords('Breakwater.Heartbeat')} | extend heldSeconds = toint(d.openSeconds)), (${eventRecords('Breakwater.Heartbeat')} | extend heldSeconds = toint(${retentionHours * 3600} - toint(d.timeToFirstLossSeconds))), (${eventRecords('Breakwater.BatchHeld')} | extend heldSeconds = toint(d.heldSeconds)) | where isnotnull(heldSeconds) | project timestamp, heldSeconds'
     measure: 'heldSeconds'
     aggregation: 'Maximum'
     operator: 'GreaterThan'
-    threshold: heldMinutesThreshold * 60
+    // Seconds: hours × 3600 × percent / 100.
+    threshold: retentionHours * 36 * heldRetentionPercent
     window: 'PT15M'
   }
   {

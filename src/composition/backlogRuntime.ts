@@ -2,6 +2,7 @@ import { EventHubConsumerClient } from '@azure/event-hubs';
 
 import { CHECKPOINT_CONTAINER, checkpointPrefix, readCheckpoints } from '../hub/checkpoints';
 import { type HeldBacklog, readHeldBacklog } from '../hub/heldBacklog';
+import { saveMarginMs } from '../processing/retentionGuard';
 import type { ContainerClient } from '@azure/storage-blob';
 
 import { makeHubEventReader, type HubEventReader } from '../hub/hubEventReader';
@@ -106,6 +107,12 @@ export function createHeldBacklogReader(runtime: Runtime): HeldBacklogReader {
         hub,
         checkpoints: (signal) => readCheckpoints(checkpoints.container, checkpoints.prefix, signal),
         retentionHours: runtime.hubRetentionMs / 3_600_000,
+        ...(runtime.config.eventHub.retentionGuard && {
+          saveMarginMs: saveMarginMs(
+            runtime.hubRetentionMs,
+            runtime.config.eventHub.retentionSaveMarginMinutes,
+          ),
+        }),
         clock: runtime.clock,
         source,
       },

@@ -19,11 +19,19 @@ export function describeOldest(held: HeldBacklog & { known: true }, now: number)
     return `oldest age unknown (${held.oldestUnknown ?? 'not read'})`;
   const left = held.retentionEndsAt - now;
   const drop =
-    left > 0
-      ? `retention drops it in ${formatSpan(left)} (at ${utc(held.retentionEndsAt)})`
-      : `retention may already be dropping held events (since ${utc(held.retentionEndsAt)})`;
+    left <= 0
+      ? `retention may already be dropping held events (since ${utc(held.retentionEndsAt)})`
+      : held.guardSavesAt === undefined
+        ? `retention drops it in ${formatSpan(left)} (at ${utc(held.retentionEndsAt)})`
+        : `the first loss in ${formatSpan(left)} (at ${utc(held.retentionEndsAt)}): ${guardLine(held.guardSavesAt, now)}`;
   return `oldest ${formatSpan(now - held.oldestEnqueuedAt)} old (enqueued ${utc(held.oldestEnqueuedAt)}); ${drop}`;
 }
+
+/** What the retention guard does before the deadline, or says it is doing it now. */
+const guardLine = (savesAt: number, now: number) =>
+  savesAt > now
+    ? `saved before the deadline by the retention guard at ${utc(savesAt)} unless approved`
+    : 'the retention guard is saving them to blobs now (the next approval drains them first)';
 
 /** One line for emails and logs: "1,204 events held in 3 of 16 partitions; oldest 12 min old …". */
 export function describeBacklog(held: HeldBacklog | undefined, now: number): string {

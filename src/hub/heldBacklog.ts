@@ -22,8 +22,10 @@ export type HeldBacklog =
       readonly partitions: readonly PartitionHeld[];
       readonly total: number;
       readonly oldestEnqueuedAt: number | undefined;
-      /** When retention starts dropping the oldest held event. */
+      /** When retention starts dropping the oldest held event: the first loss. */
       readonly retentionEndsAt: number | undefined;
+      /** When the retention guard saves them (the first loss minus its margin); absent when it is off. */
+      readonly guardSavesAt?: number | undefined;
       /** Why the oldest age is missing although events are held (not OPEN, peek failed). */
       readonly oldestUnknown: string | undefined;
     }
@@ -33,6 +35,8 @@ export interface HeldBacklogDeps {
   readonly hub: HubReader;
   readonly checkpoints: (abortSignal: AbortSignal) => Promise<Map<string, Checkpoint>>;
   readonly retentionHours: number;
+  /** The retention guard's margin (RETENTION_SAVE_MARGIN_MINUTES) when it runs; absent: it does not. */
+  readonly saveMarginMs?: number;
   readonly clock: Clock;
   readonly timeoutMs?: number;
   /** Where the hub and the checkpoints are read from, for a reason a person can act on. */
@@ -101,13 +105,17 @@ export async function readHeldBacklog(deps: HeldBacklogDeps, peekOldest: boolean
   const ages = withAges.flatMap((p) => (p.oldestEnqueuedAt === undefined ? [] : [p.oldestEnqueuedAt]));
   const oldest = ages.length === 0 ? undefined : Math.min(...ages);
   const total = withAges.reduce((sum, p) => sum + p.held, 0);
+  const retentionEndsAt = oldest === undefined ? undefined : oldest + deps.retentionHours * 3_600_000;
   return {
     known: true,
     at,
     partitions: withAges,
     total,
     oldestEnqueuedAt: oldest,
-    retentionEndsAt: oldest === undefined ? undefined : oldest + deps.retentionHours * 3_600_000,
+    retentionEndsAt,
+    ...(deps.saveMarginMs !== undefined && {
+      guardSavesAt: retentionEndsAt === undefined ? undefined : retentionEndsAt - deps.saveMarginMs,
+    }),
     oldestUnknown: total === 0 ? undefined : oldestUnknown,
   };
 }

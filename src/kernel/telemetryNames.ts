@@ -18,6 +18,8 @@ export const telemetry = {
       'waitingEvents',
       'stalledSeconds',
       'maintenanceSeconds',
+      'timeToFirstLossSeconds',
+      'savedEvents',
     ],
   },
   /** The moment a batch's failures trip the breaker (the heartbeat shows it within a minute too). */

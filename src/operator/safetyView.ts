@@ -29,6 +29,10 @@ export function heldView(held: HeldBacklog | null, now: number) {
     oldestEnqueuedAt: iso(held.oldestEnqueuedAt),
     retentionEndsAt: iso(held.retentionEndsAt),
     retentionLeftMs: held.retentionEndsAt === undefined ? null : held.retentionEndsAt - now,
+    // The same figure under the name the heartbeat and the channels use (retention minus the oldest age).
+    timeToFirstLossMs: held.retentionEndsAt === undefined ? null : held.retentionEndsAt - now,
+    // When the retention guard saves them unless approved first; null when it is off or nothing waits.
+    guardSavesAt: iso(held.guardSavesAt),
     oldestUnknown: held.oldestUnknown ?? null,
     partitions: held.partitions.map((p) => ({
       partitionId: p.partitionId,

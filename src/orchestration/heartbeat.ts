@@ -5,6 +5,7 @@ import { isTriggerDisabled, type TriggerSwitch } from '../control/triggerSwitch'
 import type { Logger } from '../kernel/logger';
 import type { Clock } from '../kernel/clock';
 import { emitEvent } from '../kernel/appEvent';
+import type { RetentionFigures } from '../processing/retentionFigures';
 
 export interface HeartbeatDeps {
   readonly store: Pick<BreakerStore, 'getState'>;
@@ -21,11 +22,16 @@ export interface HeartbeatDeps {
 /**
  * One heartbeat line: breaker state, how long it has been OPEN (events are held that long), whether
  * the trigger is disabled, dead letters waiting, whether the store answered, and the consumer's lag
- * and stall, and how long maintenance mode has held the trigger off. Each read fails on
+ * and stall, how long maintenance mode has held the trigger off, and from the retention guard's last
+ * run (`retention`, absent when the guard is off) the time until the first loss and what it saved. Each read fails on
  * its own (null), and the line is written whatever fails: a missing heartbeat would itself hide an
  * outage. Never throws.
  */
-export async function emitHeartbeat(deps: HeartbeatDeps, logger: Logger): Promise<void> {
+export async function emitHeartbeat(
+  deps: HeartbeatDeps,
+  logger: Logger,
+  retention?: RetentionFigures,
+): Promise<void> {
   const [state, disabled, deadLetters, progress, maintenance] = await Promise.all([
     deps.store.getState().catch(() => undefined),
     isTriggerDisabled(deps.triggerSwitch, deps.functionName).catch(() => undefined),
@@ -46,5 +52,9 @@ export async function emitHeartbeat(deps: HeartbeatDeps, logger: Logger): Promis
     // Seconds in maintenance, null when not (the disabled and stalled alerts leave it alone).
     maintenanceSeconds:
       maintenance === undefined ? null : Math.max(0, Math.round((now - maintenance.since) / 1000)),
+    // Until the hub drops the oldest waiting event (negative: already dropping); null when nothing waits.
+    timeToFirstLossSeconds:
+      retention?.firstLossAt === undefined ? null : Math.round((retention.firstLossAt - now) / 1000),
+    savedEvents: retention?.saved ?? null,
   });
 }

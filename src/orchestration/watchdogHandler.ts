@@ -7,15 +7,18 @@ import { ensureError } from '../kernel/ensureError';
 import { emitHeartbeat, type HeartbeatDeps } from './heartbeat';
 import { runWatchdog, type WatchdogDeps } from './runWatchdog';
 import { runRetentionGuard } from '../processing/retentionGuard';
+import { type RetentionFigures, retentionFigures } from '../processing/retentionFigures';
 
 /**
  * The watchdog timer's handler: its durable client comes from the invocation's extra input. Each tick
  * first writes the heartbeat the alert rules read (it never throws); while the breaker is OPEN it also
- * probes the downstream, once a minute (see README, "Downstream health").
+ * probes the downstream, once a minute (see README, "Downstream health"). The heartbeat carries the
+ * retention guard's figures from the tick before: a slow save never delays the line the alerts read.
  */
 export function makeWatchdogHandler(getDeps: () => WatchdogDeps, getHeartbeat?: () => HeartbeatDeps) {
+  let lastGuardRun: RetentionFigures | undefined;
   return async (_timer: Timer, context: InvocationContext): Promise<void> => {
-    if (getHeartbeat) await emitHeartbeat(getHeartbeat(), context);
+    if (getHeartbeat) await emitHeartbeat(getHeartbeat(), context, lastGuardRun);
     const deps = getDeps();
     let failure: Error | undefined;
     try {
@@ -27,6 +30,7 @@ export function makeWatchdogHandler(getDeps: () => WatchdogDeps, getHeartbeat?: 
     if (deps.retentionGuard !== undefined) {
       // Whatever the breaker does: a partition held while CLOSED needs the guard as much (it never throws).
       const run = await runRetentionGuard(deps.retentionGuard, context);
+      lastGuardRun = retentionFigures(run);
       if (run.saved > 0) context.warn(`watchdog: the retention guard saved ${run.saved} events`);
     }
     if (deps.sink !== undefined) {

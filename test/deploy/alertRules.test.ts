@@ -27,10 +27,12 @@ function rules(): { name: string; query: string }[] {
 /** A rule's query as Azure Monitor runs it: each eventRecords('<name>') expanded as the function is written. */
 const eventRecordsBody = /func eventRecords\(name string\) string =>\s*'(.+)'/.exec(bicep)?.[1] ?? '';
 export function expandQuery(query: string): string {
-  const expanded = query.replace(/(\$\{)?eventRecords\('([^']+)'\)\}?/g, (_m, _open, name: string) =>
-    eventRecordsBody.replaceAll('${name}', name),
-  );
-  // A rule whose whole query is one call is written without quotes.
+  const expanded = query
+    .replaceAll('${retentionHours * 3600}', '604800')
+    .replace(/(\$\{)?eventRecords\('([^']+)'\)\}?/g, (_m, _open, name: string) =>
+      eventRecordsBody.replaceAll('${name}', name),
+    );
+  // A rule whose whole query is one call is written without quotes; the retention as the default hub's.
   return expanded.startsWith("'") && expanded.endsWith("'") ? expanded.slice(1, -1) : expanded;
 }
 
@@ -99,6 +101,31 @@ describe('alert rules (infra/core/alerts.bicep) and the telemetry the app emits'
     expect(kqlErrors(query.replace('| where tostring(d.state)', '| where tostring(dd.state)'))).not.toEqual(
       [],
     );
+  });
+});
+
+describe('the events-held-too-long rule: a fraction of the retention, not a fixed hour', () => {
+  const template = readMainTemplate();
+  const params = moduleNamed(template, 'alerts').properties;
+  const given = isObject(params) && isObject(params.parameters) ? params.parameters : {};
+  const valueOf = (name: string) => {
+    const p = given[name];
+    return isObject(p) ? p.value : undefined;
+  };
+  const rule = /name: 'events-held-too-long'[\s\S]*?window: '[^']+'/.exec(bicep)?.[0] ?? '';
+
+  it("is given the hub's retention and the percentage (alertHeldRetentionPercent, default 50)", () => {
+    expect(valueOf('retentionHours')).toBe("[mul(parameters('eventHubRetentionDays'), 24)]");
+    expect(valueOf('heldRetentionPercent')).toBe("[parameters('alertHeldRetentionPercent')]");
+    const main = isObject(template.parameters) ? template.parameters : {};
+    const percent = main.alertHeldRetentionPercent;
+    expect(isObject(percent) ? percent.defaultValue : undefined).toBe(50);
+  });
+
+  it('fires when the oldest waiting event has spent that share of the retention (the time to the first loss)', () => {
+    expect(rule).toContain('threshold: retentionHours * 36 * heldRetentionPercent');
+    // The age the guard read while CLOSED too: the retention minus the time until the first loss.
+    expect(rule).toContain('${retentionHours * 3600} - toint(d.timeToFirstLossSeconds)');
   });
 });
 

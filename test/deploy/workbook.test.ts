@@ -13,7 +13,7 @@ import { workbookQueries } from './workbookQueries';
  * lands the workbook's column stays empty (toint of an absent dimension is null), and this is the one
  * field the workbook may read before the app emits it.
  */
-const pendingFields = ['timeToFirstLossSeconds'];
+const pendingFields: string[] = [];
 
 const fieldsOf = (name: string): readonly string[] =>
   Object.values(telemetry).find((t) => t.name === name)?.fields ?? [];

@@ -64,6 +64,9 @@ describe('telemetry for the alert rules', () => {
       waitingEvents: null,
       stalledSeconds: null,
       maintenanceSeconds: null,
+      // No retention guard in this world (RETENTION_GUARD_ENABLED false): no figures from it.
+      timeToFirstLossSeconds: null,
+      savedEvents: null,
     });
   });
 

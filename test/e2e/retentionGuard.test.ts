@@ -67,6 +67,14 @@ let heldAtTrip = 0;
 const savedIds = new Set<string>();
 let savedAfterMinutes = 0;
 let writesBeforeSave = 0;
+let heldAtTripView:
+  | {
+      line: string;
+      guardSavesAt: string | null;
+      retentionEndsAt: string | null;
+      timeToFirstLossMs: number | null;
+    }
+  | undefined;
 
 beforeAll(async () => {
   w = await HeldBacklogWorld.create(inject('storageConnectionString'), 4, {
@@ -82,6 +90,11 @@ beforeAll(async () => {
   link = await w.untilTrippedAndDisabled();
   heldAtTrip = w.truth().reduce((s, t) => s + t.held, 0);
   writesBeforeSave = w.world.writes.length;
+  heldAtTripView = (
+    (await (await fetch(`${w.world.http.baseUrl}/api/breaker/status?code=${FUNCTION_KEY}`)).json()) as {
+      held: typeof heldAtTripView;
+    }
+  ).held;
   // Forty minutes pass in one step (the guard runs at the end of it and finds the events in time),
   // then the watchdog runs every minute.
   w.world.clock.advance(39 * MINUTE);
@@ -96,6 +109,18 @@ beforeAll(async () => {
 afterAll(() => w.close());
 
 describe('the retention guard', () => {
+  it('the status API gives the deadline: the first loss, and when the guard saves unless approved', () => {
+    const left = heldAtTripView?.timeToFirstLossMs ?? 0;
+    expect(left).toBeGreaterThan(55 * MINUTE);
+    expect(left).toBeLessThanOrEqual(60 * MINUTE);
+    // The margin is 15 minutes: the guard saves 15 minutes before the first loss.
+    const firstLoss = Date.parse(heldAtTripView?.retentionEndsAt ?? '');
+    expect(firstLoss - Date.parse(heldAtTripView?.guardSavesAt ?? '')).toBe(15 * MINUTE);
+    expect(heldAtTripView?.line).toMatch(
+      /the first loss in 5\d min \(at .*\): saved before the deadline by the retention guard at .* UTC unless approved/,
+    );
+  });
+
   it('saves every waiting event once the oldest is within the margin of the retention, without the downstream', async () => {
     expect(heldAtTrip).toBeGreaterThan(20);
     // The oldest waiting event was sent about a minute before the trip: 60 − 15 = 45 min of waiting.

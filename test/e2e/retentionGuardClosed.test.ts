@@ -20,6 +20,7 @@ let n = 0;
 const newest = new Map<string, string>();
 const savedIds = new Set<string>();
 let savedCount = 0;
+const beats: Record<string, unknown>[] = [];
 
 function send(count: number): void {
   for (let i = 0; i < count; i++, n++) {
@@ -68,9 +69,12 @@ beforeAll(async () => {
   w.world.downstreamDown = true;
   send(24);
   for (let s = 0; s < 5; s++) await w.second();
+  await watchdog();
   w.world.clock.advance(45 * MINUTE);
   await w.second();
   await watchdog();
+  await watchdog();
+  beats.push(...records(telemetry.heartbeat.name));
   savedCount = (await saved().count()).total;
   for (const id of w.hub.partitionIds)
     for (const seq of await saved().sequenceNumbers(id)) savedIds.add(`${id}/${seq}`);
@@ -86,6 +90,19 @@ describe('the retention guard while the breaker is CLOSED', () => {
     expect(records(telemetry.retentionSaved.name).reduce((s, r) => s + Number(r.saved), 0)).toBe(24);
     // While the downstream is down the held batch stays held: the saved events are still there.
     expect((await saved().count()).total).toBe(24);
+  });
+
+  it('the heartbeat says the time until the first loss, then how many the guard saved', () => {
+    // A tick's heartbeat comes before its guard run: each reports the run of the tick before.
+    expect(beats.map((b) => [b.timeToFirstLossSeconds, b.savedEvents])).toEqual([
+      [null, null],
+      [expect.any(Number), 0],
+      [null, 24],
+    ]);
+    const left = Number(beats[1]?.timeToFirstLossSeconds);
+    // The oldest was enqueued an hour's retention before the loss, 45 minutes and a few seconds ago.
+    expect(left).toBeGreaterThan(14 * 60);
+    expect(left).toBeLessThanOrEqual(15 * 60);
   });
 
   it('the held batch drains the saved events first once the downstream is back, past the retention: nothing lost', async () => {

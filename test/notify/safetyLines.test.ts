@@ -1,3 +1,4 @@
+import { heldView } from '../../src/operator/safetyView';
 import { describe, expect, it } from 'vitest';
 
 import type { HeldBacklog } from '../../src/hub/heldBacklog';
@@ -50,6 +51,34 @@ describe('approval emails say whether approving is safe', () => {
     expect(m.text).toContain(
       '1,234 events held in 2 of 3 partitions; oldest 1 h 15 min old (enqueued 2026-01-15 10:45 UTC); retention drops it in 22 h 45 min (at 2026-01-16 10:45 UTC)',
     );
+  });
+
+  it('with the retention guard on, the deadline is the first loss and the guard saves before it', () => {
+    const guarded = { ...held, guardSavesAt: NOW - 75 * 60_000 + 20 * 3_600_000 };
+    const m = messages(
+      { ...base, kind: 'reminder', reminder: 1, maxReminders: 3, disable },
+      { trip, deadLetterCount: 0, held: guarded, now: NOW },
+    );
+    expect(m.text).toContain(
+      'the first loss in 22 h 45 min (at 2026-01-16 10:45 UTC): saved before the deadline by the retention guard at 2026-01-16 06:45 UTC unless approved',
+    );
+    expect(heldView(guarded, NOW)).toMatchObject({
+      timeToFirstLossMs: (22 * 60 + 45) * 60_000,
+      guardSavesAt: '2026-01-16T06:45:00.000Z',
+    });
+  });
+
+  it('a reminder subject says the hours left before the first loss, then that the guard is saving them', () => {
+    const reminderWith = (h: HeldBacklog) =>
+      messages(
+        { ...base, kind: 'reminder', reminder: 2, maxReminders: 3, disable },
+        { trip, deadLetterCount: 0, held: h, now: NOW },
+      );
+    expect(reminderWith(held).subject).toMatch(/still stopped \(trip \w+\): first loss in 22 h$/);
+    const saving = { ...held, guardSavesAt: NOW - 60_000 };
+    const m = reminderWith(saving);
+    expect(m.subject).toMatch(/: first loss in 22 h, the retention guard is saving the held events$/);
+    expect(m.text).toContain('the retention guard is saving them to blobs now');
   });
 
   it('the trip notice says when the hub could not be read, instead of failing', () => {

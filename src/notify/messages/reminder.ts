@@ -1,3 +1,4 @@
+import type { HeldBacklog } from '../../hub/heldBacklog';
 import type { EmailMessage } from '../emailSender';
 import { shortTripId, SUBJECT_TAG } from './formatting';
 import { renderMessage } from './renderMessage';
@@ -15,7 +16,7 @@ export function reminder(input: ReminderInput): EmailMessage {
   const last = input.reminderNumber >= input.maxReminders;
   return renderMessage({
     to: input.to,
-    subject: `${SUBJECT_TAG} Reminder ${input.reminderNumber}/${input.maxReminders}: ${input.functionName} still stopped (trip ${shortTripId(input.trip.tripId)})`,
+    subject: `${SUBJECT_TAG} Reminder ${input.reminderNumber}/${input.maxReminders}: ${input.functionName} still stopped (trip ${shortTripId(input.trip.tripId)})${deadline(input.held, input.now ?? input.trip.openedAt)}`,
     title: `Reminder ${n}: ${input.functionName} is still stopped`,
     blocks: [
       {
@@ -27,4 +28,18 @@ export function reminder(input: ReminderInput): EmailMessage {
       ...tripBlocks(input),
     ],
   });
+}
+
+/**
+ * The deadline in the subject, so the reminders escalate as it nears: the hours left before the hub
+ * drops the oldest held event, and once the retention guard's margin is reached, that it is saving them.
+ */
+function deadline(held: HeldBacklog | undefined, now: number): string {
+  if (held?.known !== true || held.total === 0 || held.retentionEndsAt === undefined) return '';
+  const left = held.retentionEndsAt - now;
+  if (left <= 0) return ': retention may be dropping held events';
+  const span =
+    left >= 3_600_000 ? `${Math.floor(left / 3_600_000)} h` : `${Math.max(1, Math.floor(left / 60_000))} min`;
+  const saving = held.guardSavesAt !== undefined && held.guardSavesAt <= now;
+  return `: first loss in ${span}${saving ? ', the retention guard is saving the held events' : ''}`;
 }
