@@ -1,13 +1,13 @@
 import type { ContainerClient } from '@azure/storage-blob';
 
-import type { NoticeEntry, NoticeLedger } from './noticeLedger';
+import { MAX_STORED_NOTICE_BYTES, type NoticeEntry, type NoticeLedger } from './noticeLedger';
 
 /** The container of the notice ledger, in the app's own storage account. */
 export const NOTICE_LEDGER_CONTAINER = 'breakwater-notices';
 
 /**
  * The notice ledger as one small blob per notice. `begin` creates it only when absent (If-None-Match: *),
- * so the first attempt's time survives every re-run.
+ * so the first attempt's time and rendered message survive every re-run.
  */
 export function blobNoticeLedger(container: ContainerClient): NoticeLedger {
   let created: Promise<unknown> | undefined;
@@ -34,18 +34,24 @@ export function blobNoticeLedger(container: ContainerClient): NoticeLedger {
     });
   };
   return {
-    async begin(key, at) {
+    async begin(key, at, message) {
       await ready();
+      const first: NoticeEntry =
+        Buffer.byteLength(message) <= MAX_STORED_NOTICE_BYTES
+          ? { firstAttemptAt: at, message }
+          : { firstAttemptAt: at };
       try {
-        await write(key, { firstAttemptAt: at }, { ifNoneMatch: '*' });
-        return { firstAttemptAt: at };
+        await write(key, first, { ifNoneMatch: '*' });
+        return first;
       } catch (error) {
         if (statusOf(error) !== 409) throw error;
-        return (await read(key)) ?? { firstAttemptAt: at };
+        return (await read(key)) ?? first;
       }
     },
     async markSent(key, entry, at) {
       await ready();
+      // Once sent, nothing sends it again: the stored message (it carries the approval link, a
+      // credential until it expires) is dropped, so the ledger keeps it only while a send is open.
       await write(key, { firstAttemptAt: entry.firstAttemptAt, sentAt: at });
     },
   };
@@ -54,9 +60,13 @@ export function blobNoticeLedger(container: ContainerClient): NoticeLedger {
 function parseEntry(text: string): NoticeEntry | undefined {
   const value: unknown = JSON.parse(text);
   if (typeof value !== 'object' || value === null) return undefined;
-  const { firstAttemptAt, sentAt } = value as Record<string, unknown>;
+  const { firstAttemptAt, sentAt, message } = value as Record<string, unknown>;
   if (typeof firstAttemptAt !== 'number') return undefined;
-  return typeof sentAt === 'number' ? { firstAttemptAt, sentAt } : { firstAttemptAt };
+  return {
+    firstAttemptAt,
+    ...(typeof sentAt === 'number' ? { sentAt } : {}),
+    ...(typeof message === 'string' ? { message } : {}),
+  };
 }
 
 function statusOf(error: unknown): number | undefined {

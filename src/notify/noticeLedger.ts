@@ -10,15 +10,27 @@ export interface NoticeEntry {
   readonly firstAttemptAt: number;
   /** Set once a send completed: a re-run after a kill sends nothing again. */
   readonly sentAt?: number;
+  /**
+   * The message as the first attempt rendered it (JSON, the channel's own shape): a re-run sends exactly
+   * this, so the provider sees a true repeat (ACS refuses a repeat whose body differs). Absent in entries
+   * written before it was kept, or when it was larger than the ledger keeps.
+   */
+  readonly message?: string;
 }
+
+/** The largest rendered message the ledger keeps (UTF-8 bytes); a larger one is re-rendered on a re-run. */
+export const MAX_STORED_NOTICE_BYTES = 256 * 1024;
 
 /**
  * A durable record per trip, kind and channel of the notices sent. The activity that sends can be killed
  * half-way by the restart its own trip's settings write causes, and the extension runs it again.
  */
 export interface NoticeLedger {
-  /** Records an attempt about to start; returns the entry as it stands (an earlier first attempt kept). */
-  begin(key: string, at: number): Promise<NoticeEntry>;
+  /**
+   * Records an attempt about to start with the message it renders; returns the entry as it stands (an
+   * earlier first attempt, and the message it rendered, kept).
+   */
+  begin(key: string, at: number, message: string): Promise<NoticeEntry>;
   markSent(key: string, entry: NoticeEntry, at: number): Promise<void>;
 }
 

@@ -8,15 +8,10 @@ import {
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import { describeMaintenance, HELD_BY_MAINTENANCE, type MaintenanceRecord } from '../control/maintenance';
 import { setDisabledWithOutcome } from '../control/triggerSwitchOutcome';
+import { EmailError } from '../notify/emailErrors';
 import type { EmailSender } from '../notify/emailSender';
-import {
-  type NoticeChannel,
-  type NoticeEntry,
-  type NoticeIdentity,
-  type NoticeLedger,
-  noticeKey,
-  noticeMessageId,
-} from '../notify/noticeLedger';
+import type { NoticeLedger } from '../notify/noticeLedger';
+import { reviveStoredEmail, reviveStoredWebhook } from '../notify/storedNotices';
 import { isWebhookRejectedError } from '../notify/webhook/webhookErrors';
 import type { WebhookSender } from '../notify/webhook/webhookSender';
 import { ensureError } from '../kernel/ensureError';
@@ -29,6 +24,7 @@ import type { ControlOutcome } from './breakerStatus';
 import { toControlOutcome } from './controlOutcome';
 import { type EpisodeSettings, episodeSettingsOf } from './episodeSettings';
 import { failuresIn } from '../breaker/breakerPolicy';
+import { sendNoticeOnce } from './noticeOnce';
 
 export interface BreakerActivityDeps {
   readonly store: BreakerStore;
@@ -57,9 +53,12 @@ export interface DrainOutcome {
   readonly dead: number;
 }
 
-/** A webhook the receiver refused (permanent) comes back as a value; transient failures are thrown. */
-export type WebhookOutcome =
+/** A notice the provider refused (permanent) comes back as a value; transient failures are thrown. */
+export type NoticeOutcome =
   { readonly ok: true } | { readonly ok: false; readonly code: string; readonly message: string };
+export type WebhookOutcome = NoticeOutcome;
+/** `undefined` in histories recorded before the email activity returned an outcome: sent. */
+export type EmailOutcome = NoticeOutcome;
 
 /** How the store stands for the trip the orchestration was started for. */
 export interface OpenTripResult {
@@ -119,43 +118,6 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
     };
   };
 
-  /**
-   * Sends a notice at most once per trip, kind and channel as far as the ledger can tell: an activity
-   * killed after sending (the restart a settings write causes lands seconds later) finds it sent when
-   * run again. A kill between the send and the record still repeats it; the identity lets ACS
-   * recognise that repeat (SMTP cannot). The ledger never holds a notice back: when it cannot be read
-   * or written the notice goes out anyway, since a lost notice is worse than a second one.
-   */
-  const once = async <T>(
-    notice: BreakerNotice,
-    channel: NoticeChannel,
-    logger: Logger,
-    send: (identity: NoticeIdentity) => Promise<T>,
-    delivered: (result: T) => boolean = () => true,
-  ): Promise<T | 'already-sent'> => {
-    const key = noticeKey(notice, channel);
-    const now = deps.clock.now();
-    const ledger = deps.notices;
-    let entry: NoticeEntry | undefined;
-    try {
-      entry = ledger === undefined ? undefined : await ledger.begin(key, now);
-    } catch (error) {
-      logger.warn(`notice ledger unreadable for ${key}, sending anyway: ${ensureError(error).message}`);
-    }
-    if (entry?.sentAt !== undefined) {
-      logger.log(`${key} was sent at ${new Date(entry.sentAt).toISOString()}: not sending it again`);
-      return 'already-sent';
-    }
-    const firstAttemptAt = entry?.firstAttemptAt ?? now;
-    const result = await send({ messageId: noticeMessageId(key), firstAttemptAt });
-    if (ledger !== undefined && delivered(result)) {
-      await ledger.markSent(key, { firstAttemptAt }, deps.clock.now()).catch((error: unknown) => {
-        logger.warn(`could not record ${key} as sent: ${ensureError(error).message}`);
-      });
-    }
-    return result;
-  };
-
   // Transient failures are thrown (callActivityWithRetry tries again); permanent ones come back as values.
   const setTrigger = async (functionName: string, disabled: boolean): Promise<ControlOutcome> =>
     toControlOutcome(
@@ -210,32 +172,45 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
       return outcome;
     },
 
-    async sendEmail(notice: BreakerNotice, logger: Logger): Promise<void> {
-      await once(notice, 'email', logger, async (identity) =>
-        deps.email.send({ ...deps.messages(notice, await noticeFacts(notice, logger)), identity }),
-      );
+    /** The email retry cannot help (refused by the provider, bad settings) comes back as a value. */
+    async sendEmail(notice: BreakerNotice, logger: Logger): Promise<EmailOutcome> {
+      const outcome = await sendNoticeOnce(deps, notice, 'email', logger, {
+        render: async () => deps.messages(notice, await noticeFacts(notice, logger)),
+        revive: reviveStoredEmail,
+        send: async (message, identity): Promise<EmailOutcome> => {
+          try {
+            await deps.email.send({ ...message, identity });
+            return { ok: true };
+          } catch (error) {
+            if (error instanceof EmailError && !error.retryable)
+              return { ok: false, code: error.code, message: error.message };
+            throw error;
+          }
+        },
+        delivered: (result) => result.ok,
+      });
+      return outcome === 'already-sent' ? { ok: true } : outcome;
     },
 
     async sendWebhook(notice: BreakerNotice, logger: Logger): Promise<WebhookOutcome> {
       if (deps.webhook === undefined)
         return { ok: false, code: 'WEBHOOK_NOT_CONFIGURED', message: 'no webhook' };
       const { sender, notices } = deps.webhook;
-      const outcome = await once(
-        notice,
-        'webhook',
-        logger,
-        async (): Promise<WebhookOutcome> => {
+      const outcome = await sendNoticeOnce(deps, notice, 'webhook', logger, {
+        render: async () => notices(notice, await noticeFacts(notice, logger)),
+        revive: reviveStoredWebhook,
+        // The receiver can deduplicate by the delivery id (the same for every attempt).
+        send: async (message): Promise<WebhookOutcome> => {
           try {
-            // The receiver can deduplicate by the delivery id (the same for every attempt).
-            await sender.send(notices(notice, await noticeFacts(notice, logger)));
+            await sender.send(message);
             return { ok: true };
           } catch (error) {
             if (isWebhookRejectedError(error)) return { ok: false, code: error.code, message: error.message };
             throw error;
           }
         },
-        (result) => result.ok,
-      );
+        delivered: (result) => result.ok,
+      });
       return outcome === 'already-sent' ? { ok: true } : outcome;
     },
 

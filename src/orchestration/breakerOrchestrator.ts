@@ -5,6 +5,7 @@ import { BreakerActivity, type BreakerActivityName } from './activityNames';
 import { awaitApproval, type SideTask, type Steps } from './awaitApproval';
 import {
   type DrainOutcome,
+  type EmailOutcome,
   type GuardedControl,
   isSkippedWrite,
   type OpenTripResult,
@@ -81,13 +82,17 @@ export function makeBreakerOrchestrator(
 
     let webhookOn = false;
     function* email(notice: BreakerNotice): Steps<void> {
-      try {
-        yield call(BreakerActivity.sendEmail, notice);
-      } catch (error) {
-        // A lost email must not stop the breaker: the status page still shows the phase.
-        const message = error instanceof Error ? error.message : String(error);
+      // A lost email must not stop the breaker: the status page still shows the phase.
+      const lost = (message: string) => {
         log(`could not send the ${notice.kind} email: ${message}`);
         publish({ emailError: `${notice.kind}: ${message}` });
+      };
+      try {
+        // A refusal comes back as a value (retrying cannot help); undefined in older histories: sent.
+        const outcome = (yield call(BreakerActivity.sendEmail, notice)) as EmailOutcome | undefined;
+        if (outcome?.ok === false) lost(outcome.message);
+      } catch (error) {
+        lost(error instanceof Error ? error.message : String(error));
       }
     }
     const webhookReport = (notice: BreakerNotice) => (m: string) => {

@@ -135,48 +135,41 @@ describe('the model check: a slow restart kills the trip notice activity (KILL_A
     expect([...emailsPerTrip(world, 'tripped', mails).values()]).toEqual([1]);
   }, 240_000);
 
-  // Fails today (run it with KNOWN_BUGS=1): the re-run renders the notice again with the facts of its
-  // own moment (time, held events, dead letters), so its body differs from the first request's and ACS
-  // answers 400 RepeatabilityMismatch, as the service documents for a repeat that does not match; the
-  // activity is retried without end and the orchestration never waits for approval.
-  it.skipIf(process.env.KNOWN_BUGS === undefined)(
-    'killed after ACS accepted but before the ledger mark: ACS recognises the repeat and sends one notice',
-    async () => {
-      const before = world.acs!.requests.length;
-      const mails = world.smtp.received.length;
-      const unmarked = new Set<string>();
-      // The kill lands before the mark: the entry stays as `begin` wrote it (first attempt, not sent).
-      const undoMark = async () => {
-        for await (const blob of ledger().listBlobsFlat()) {
-          if (!blob.name.endsWith('/tripped/email') || unmarked.has(blob.name) || known.has(blob.name))
-            continue;
-          const entry = JSON.parse(
-            (await ledger().getBlockBlobClient(blob.name).downloadToBuffer()).toString(),
-          ) as {
-            firstAttemptAt: number;
-            sentAt?: number;
-          };
-          if (entry.sentAt === undefined) continue;
-          const body = JSON.stringify({ firstAttemptAt: entry.firstAttemptAt });
-          await ledger().getBlockBlobClient(blob.name).upload(body, Buffer.byteLength(body));
-          unmarked.add(blob.name);
-        }
-      };
-      const known = new Set<string>();
-      await ledger().createIfNotExists();
-      for await (const blob of ledger().listBlobsFlat()) known.add(blob.name);
-      const report = await runScenario(world, plan('kill-before-mark'), {
-        observer: async () => {
-          if (unmarked.size === 0 && sendRuns()[0] === 'aborted') await undoMark();
-        },
-      });
-      expect(await invariantViolations(world, report, 'kill-before-mark')).toEqual([]);
-      expect(sendRuns().slice(0, 2)).toEqual(['aborted', 'ok']);
-      expect([...unmarked].filter((name) => !known.has(name))).toHaveLength(1);
-      // The re-run sent again under the same repeatability id; ACS answered the first result.
-      expect(tripNotices(before)).toMatchObject({ posts: 2, ids: 1 });
-      expect([...emailsPerTrip(world, 'tripped', mails).values()]).toEqual([1]);
-    },
-    240_000,
-  );
+  // The re-run sends the message the first attempt rendered and stored in the ledger, under the same
+  // repeatability id: ACS sees a true repeat. (Re-rendered with the facts of its own moment, the body
+  // differed and ACS answered 400 RepeatabilityMismatch, retried until the activity gave up.)
+  it('killed after ACS accepted but before the ledger mark: ACS recognises the repeat and sends one notice', async () => {
+    const before = world.acs!.requests.length;
+    const mails = world.smtp.received.length;
+    const unmarked = new Set<string>();
+    // The kill lands before the mark: the entry stays as `begin` wrote it (first attempt, not sent).
+    const undoMark = async () => {
+      for await (const blob of ledger().listBlobsFlat()) {
+        if (!blob.name.endsWith('/tripped/email') || unmarked.has(blob.name) || known.has(blob.name))
+          continue;
+        const entry = JSON.parse(
+          (await ledger().getBlockBlobClient(blob.name).downloadToBuffer()).toString(),
+        ) as { firstAttemptAt: number; sentAt?: number; message?: string };
+        if (entry.sentAt === undefined) continue;
+        const { sentAt: _sent, ...begun } = entry;
+        const body = JSON.stringify(begun);
+        await ledger().getBlockBlobClient(blob.name).upload(body, Buffer.byteLength(body));
+        unmarked.add(blob.name);
+      }
+    };
+    const known = new Set<string>();
+    await ledger().createIfNotExists();
+    for await (const blob of ledger().listBlobsFlat()) known.add(blob.name);
+    const report = await runScenario(world, plan('kill-before-mark'), {
+      observer: async () => {
+        if (unmarked.size === 0 && sendRuns()[0] === 'aborted') await undoMark();
+      },
+    });
+    expect(await invariantViolations(world, report, 'kill-before-mark')).toEqual([]);
+    expect(sendRuns().slice(0, 2)).toEqual(['aborted', 'ok']);
+    expect([...unmarked].filter((name) => !known.has(name))).toHaveLength(1);
+    // The re-run sent again under the same repeatability id; ACS answered the first result.
+    expect(tripNotices(before)).toMatchObject({ posts: 2, ids: 1 });
+    expect([...emailsPerTrip(world, 'tripped', mails).values()]).toEqual([1]);
+  }, 240_000);
 });

@@ -4,6 +4,7 @@ import {
   TriggerSwitchPermissionError,
   TriggerSwitchTransientError,
 } from '../../src/control/triggerSwitchErrors';
+import { EmailRejectedError } from '../../src/notify/emailErrors';
 import { APPROVAL_EVENT, BREAKER_ORCHESTRATOR } from '../../src/orchestration/orchestrationIds';
 import { BreakerActivity } from '../../src/orchestration/activityNames';
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
@@ -72,6 +73,22 @@ describe('breaker orchestration: failing activities', () => {
     for (let i = 0; i < SETTINGS.retry.maxAttempts; i++) await e.host.fireNextTimer();
     expect(e.status()).toMatchObject({ phase: 'awaiting-approval' });
     expect(e.status().emailError).toMatch(/^tripped: .*mail server unavailable/);
+    await e.host.deliver(APPROVAL_EVENT, { tripId: e.tripId, approvedBy: 'oncall@example.test' });
+    expect(e.status().phase).toBe('probation');
+  });
+
+  it('records an email the provider refuses (a permanent 4xx) at once, without retrying it', async () => {
+    const e = await newEpisode();
+    e.email.failNext(1, new EmailRejectedError('ACS rejected the email (HTTP 400): bad recipient'));
+    await e.host.run();
+    expect(e.activities(BreakerActivity.sendEmail)).toHaveLength(1);
+    expect(e.status()).toMatchObject({
+      phase: 'awaiting-approval',
+      emailError: 'tripped: ACS rejected the email (HTTP 400): bad recipient',
+    });
+    // The reminder is sent as usual: a refusal of one notice does not silence the next.
+    await e.host.fireNextTimer();
+    expect(e.subjects()).toEqual([expect.stringMatching(/Reminder 1\/2/)]);
     await e.host.deliver(APPROVAL_EVENT, { tripId: e.tripId, approvedBy: 'oncall@example.test' });
     expect(e.status().phase).toBe('probation');
   });

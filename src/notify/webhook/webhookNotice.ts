@@ -1,3 +1,5 @@
+export const WEBHOOK_NOTICE_KINDS = ['tripped', 'reminder', 'resumed', 'enable-failed', 'closed'] as const;
+
 /**
  * A breaker notice as every webhook format shows it. It never carries the approval link: a channel is
  * usually read by more people than the approvers, and the link is a credential until it expires.
@@ -5,7 +7,7 @@
 export interface WebhookNotice {
   /** Stable per notice (`<tripId>:<kind>[:<n>]`): the same on every retry, so receivers can de-duplicate. */
   readonly deliveryId: string;
-  readonly kind: 'tripped' | 'reminder' | 'resumed' | 'enable-failed' | 'closed';
+  readonly kind: (typeof WEBHOOK_NOTICE_KINDS)[number];
   /** `critical` needs a person (trip, reminder, a failed re-enable); `info` reports progress. */
   readonly severity: 'critical' | 'info';
   readonly tripId: string;

@@ -1,0 +1,81 @@
+import type { Clock } from '../kernel/clock';
+import { ensureError } from '../kernel/ensureError';
+import type { Logger } from '../kernel/logger';
+import {
+  type NoticeChannel,
+  type NoticeEntry,
+  type NoticeIdentity,
+  type NoticeLedger,
+  noticeKey,
+  noticeMessageId,
+} from '../notify/noticeLedger';
+import type { BreakerNotice } from './breakerNotice';
+
+/** How one channel renders its message, keeps it in the ledger and sends it. */
+export interface NoticeDelivery<M, T> {
+  /** Renders the message with the facts of this moment (only the first attempt's rendering is sent). */
+  readonly render: () => Promise<M>;
+  /** The stored rendering read back; undefined when it is not a message of this channel. */
+  readonly revive: (value: unknown) => M | undefined;
+  readonly send: (message: M, identity: NoticeIdentity) => Promise<T>;
+  /** Whether the result counts as sent (a refusal returned as a value is not). */
+  readonly delivered?: (result: T) => boolean;
+}
+
+/**
+ * Sends a notice at most once per trip, kind and channel as far as the ledger can tell: an activity
+ * killed after sending (the restart a settings write causes lands seconds later) finds it sent when
+ * run again. A kill between the send and the record repeats it, with the message the first attempt
+ * rendered and the same identity, so the provider sees a true repeat (ACS answers it without sending
+ * again, and refuses one whose body differs; SMTP cannot tell). The ledger never holds a notice back:
+ * when it cannot be read or written the notice goes out anyway, since a lost notice is worse than two.
+ */
+export async function sendNoticeOnce<M, T>(
+  deps: { readonly clock: Clock; readonly notices?: NoticeLedger },
+  notice: BreakerNotice,
+  channel: NoticeChannel,
+  logger: Logger,
+  delivery: NoticeDelivery<M, T>,
+): Promise<T | 'already-sent'> {
+  const key = noticeKey(notice, channel);
+  const now = deps.clock.now();
+  const ledger = deps.notices;
+  const rendered = await delivery.render();
+  let entry: NoticeEntry | undefined;
+  try {
+    entry = ledger === undefined ? undefined : await ledger.begin(key, now, JSON.stringify(rendered));
+  } catch (error) {
+    logger.warn(`notice ledger unreadable for ${key}, sending anyway: ${ensureError(error).message}`);
+  }
+  if (entry?.sentAt !== undefined) {
+    logger.log(`${key} was sent at ${new Date(entry.sentAt).toISOString()}: not sending it again`);
+    return 'already-sent';
+  }
+  const firstAttemptAt = entry?.firstAttemptAt ?? now;
+  const message = storedMessage(entry, delivery.revive, key, logger) ?? rendered;
+  const result = await delivery.send(message, { messageId: noticeMessageId(key), firstAttemptAt });
+  if (ledger !== undefined && (delivery.delivered?.(result) ?? true)) {
+    await ledger.markSent(key, entry ?? { firstAttemptAt }, deps.clock.now()).catch((error: unknown) => {
+      logger.warn(`could not record ${key} as sent: ${ensureError(error).message}`);
+    });
+  }
+  return result;
+}
+
+function storedMessage<M>(
+  entry: NoticeEntry | undefined,
+  revive: (value: unknown) => M | undefined,
+  key: string,
+  logger: Logger,
+): M | undefined {
+  if (entry?.message === undefined) return undefined;
+  let message: M | undefined;
+  try {
+    message = revive(JSON.parse(entry.message));
+  } catch {
+    message = undefined;
+  }
+  if (message === undefined)
+    logger.warn(`the stored message of ${key} is unreadable: sending it as rendered now`);
+  return message;
+}
