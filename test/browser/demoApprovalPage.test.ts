@@ -76,7 +76,7 @@ it("shows what is held on the demo's own approval page, and approving there resu
   expect(counts.every((n) => n > 0)).toBe(true);
   expect(await page.locator('#held-oldest').textContent()).toMatch(
     new RegExp(
-      `^oldest (under 1|\\d+) min old \\(enqueued ${startDay} \\d\\d:\\d\\d UTC\\); retention drops it in \\d`,
+      `^oldest (under 1|\\d+) min old \\(enqueued ${startDay} \\d\\d:\\d\\d UTC\\); the first loss in \\d+ d \\d+ h .*saved before the deadline by the retention guard at .* unless approved$`,
     ),
   );
   expect(await page.textContent('body')).not.toMatch(/unknown|AggregateError/);
