@@ -1,3 +1,4 @@
+import { deployedRetentionMs } from '../../../sim/host/hubRetention';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 
@@ -163,6 +164,10 @@ export async function runSchedule(
     outages,
     crashes,
     run,
+    // The retention guard reads only the served hub: a schedule on a model hub the app cannot read keeps
+    // the deployed retention, so expiry is drawn only where the guard can act (as in Azure, where it reads
+    // every hub the app consumes).
+    ...(hub === undefined ? { retentionSeconds: deployedRetentionMs() / 1000 } : {}),
     minSeconds: lastFault + 1,
     maxSeconds: 2_000,
     happenings: storeOutage
