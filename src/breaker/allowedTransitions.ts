@@ -1,5 +1,5 @@
 import type { BreakerStateName } from './breakerStore';
-import { InvalidTransitionError } from './breakerErrors';
+import { InvalidTransitionError } from './errors';
 
 /**
  * Transitions `transition()` may make. Entering OPEN always starts a new episode (a new trip id), so it

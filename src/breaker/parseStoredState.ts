@@ -1,4 +1,4 @@
-import { BreakerStoreCorruptError } from './breakerErrors';
+import { BreakerStoreCorruptError } from './errors';
 import { BREAKER_STATES, type BreakerState, type BreakerStateName } from './breakerStore';
 
 const stateNames: ReadonlySet<string> = new Set(BREAKER_STATES);

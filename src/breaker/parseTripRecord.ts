@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { boundText } from '../kernel/boundText';
-import { BreakerStoreCorruptError } from './breakerErrors';
+import { BreakerStoreCorruptError } from './errors';
 import { isReadableTrip, type TripEntry, type TripRecord } from './breakerStore';
 
 /** Milliseconds a JavaScript Date can hold: anything beyond makes `toISOString` throw. */

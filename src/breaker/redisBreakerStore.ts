@@ -2,7 +2,7 @@ import type { Redis, Result } from 'ioredis';
 
 import type { FailureSample } from '../kernel/failureSample';
 import { assertAllowedTransition } from './allowedTransitions';
-import { BreakerStoreCorruptError } from './breakerErrors';
+import { BreakerStoreCorruptError } from './errors';
 import { type BreakerPolicy, bucketsInWindow, windowOf } from './breakerPolicy';
 import type {
   BreakerState,

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 
-import { BreakerStoreUnavailableError } from './breakerErrors';
+import { BreakerStoreUnavailableError } from './errors';
 import { keepRedisAuthenticated, type RedisAuthRenewalOptions } from './redisAuthRenewal';
 
 export interface BreakerRedisOptions {

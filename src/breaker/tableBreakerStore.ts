@@ -4,7 +4,7 @@ import type { TableClient } from '@azure/data-tables';
 
 import { type FailureSample, sampleOf } from '../kernel/failureSample';
 import { assertAllowedTransition } from './allowedTransitions';
-import { BreakerStoreCorruptError } from './breakerErrors';
+import { BreakerStoreCorruptError } from './errors';
 import { type BreakerPolicy, bucketOf, bucketsInWindow, tripCause, windowOf } from './breakerPolicy';
 import { type BreakerStore, readableTrips, type RecordResult, type TripRecord } from './breakerStore';
 import { newTripId as defaultNewTripId } from './newTripId';

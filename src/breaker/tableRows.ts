@@ -1,6 +1,6 @@
 import { odata, type TableClient, type TableEntityResult, type TransactionAction } from '@azure/data-tables';
 
-import { BreakerStoreCorruptError } from './breakerErrors';
+import { BreakerStoreCorruptError } from './errors';
 import type { BreakerState, BreakerStateName, TripEntry, TripRecord } from './breakerStore';
 import { parseStoredState } from './parseStoredState';
 import { parseTripRecord } from './parseTripRecord';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { InvalidTransitionError } from '../../src/breaker/breakerErrors';
+import { InvalidTransitionError } from '../../src/breaker/errors';
 import type { BreakerPolicy } from '../../src/breaker/breakerPolicy';
 import { readableTrips } from '../../src/breaker/breakerStore';
 import { failures, type OpenStore, T0, testPolicy, uniqueName } from './breakerStoreFixture';

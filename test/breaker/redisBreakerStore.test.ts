@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 
-import { BreakerStoreCorruptError } from '../../src/breaker/breakerErrors';
+import { BreakerStoreCorruptError } from '../../src/breaker/errors';
 import type { BreakerStore } from '../../src/breaker/breakerStore';
 import { breakerKeys, makeRedisBreakerStore } from '../../src/breaker/redisBreakerStore';
 import { createBreakerRedis } from '../../src/breaker/redisClient';

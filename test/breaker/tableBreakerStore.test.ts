@@ -1,7 +1,7 @@
 import { TableClient } from '@azure/data-tables';
 import { describe, expect, inject, it } from 'vitest';
 
-import { BreakerStoreCorruptError } from '../../src/breaker/breakerErrors';
+import { BreakerStoreCorruptError } from '../../src/breaker/errors';
 import { makeTableBreakerStore, type TableBreakerStore } from '../../src/breaker/tableBreakerStore';
 import { tripRow } from '../../src/breaker/tableRowKeys';
 import { breakerStoreContract } from './breakerStoreContract';

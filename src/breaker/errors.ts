@@ -1,4 +1,8 @@
-/** Typed errors of the breaker store. Each has a stable `code` and a guard. */
+/**
+ * Typed errors of the breaker store, each with a stable `code`. No guards: outside this folder nothing
+ * branches on their type (the gate and health report the name and message); `redisClient.ts` alone tells
+ * its own BreakerStoreUnavailableError apart, with `instanceof`.
+ */
 
 /**
  * The store answered with data no adapter writes (an unknown state, a non-numeric bucket, a malformed
