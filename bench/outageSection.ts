@@ -5,7 +5,7 @@ import '../sim/host/fakeFunctionsCore';
 
 import { createRuntime, installRuntime, type Runtime } from '../src/composition/runtime';
 import type { ActivitySink } from '../src/sinks/activitySink';
-import type { OutagePolicy } from '../src/processing/batchDecision';
+import type { OutagePolicy } from '../src/processing/batchProcessor';
 import type { SensorReading } from '../src/hub/sensorReading';
 import { EventHubModel } from '../sim/host/eventHubModel';
 import { SimClock } from '../sim/host/simClock';

@@ -1,9 +1,8 @@
 import { performance } from 'node:perf_hooks';
 
 import type { ReceivedEvent } from '../src/hub/receivedEvent';
-import { splitIntoLanes } from '../src/processing/keyLanes';
+import { splitIntoLanes, supersededReadings } from '../src/processing/tryBatchEvents';
 import { decodeReading } from '../src/hub/decodeReading';
-import { supersededReadings } from '../src/processing/supersededReadings';
 import { readingVersion } from '../src/sinks/homeActivityTableSink';
 import { silentLogger } from '../src/kernel/logger';
 import type { BatchResult } from '../src/processing/batchProcessor';

@@ -8,9 +8,12 @@ import type { AppConfig } from '../config/appConfig';
 import { ConfigError } from '../config/configError';
 import { type Environment, loadConfig } from '../config/loadConfig';
 import type { ActivitySink } from '../sinks/activitySink';
-import { type BatchProcessor, makeBatchProcessor } from '../processing/batchProcessor';
-import type { OutagePolicy } from '../processing/batchDecision';
-import { withHeldBatchTelemetry } from '../processing/heldBatchTelemetry';
+import {
+  type BatchProcessor,
+  makeBatchProcessor,
+  type OutagePolicy,
+  withHeldBatchTelemetry,
+} from '../processing/batchProcessor';
 import type { BreakerGate } from '../breaker/breakerGate';
 import { makeBlobQueueDeadLetterStore } from '../deadLetters/blobQueueDeadLetterStore';
 import type { DeadLetterStore } from '../deadLetters/deadLetter';

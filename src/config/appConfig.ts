@@ -5,7 +5,7 @@ import type { BreakerConfig } from '../breaker/breakerPolicy';
 import type { ControlConfig } from '../control/triggerSwitch';
 import type { TriggerRetryConfig } from '../processing/processHandler';
 import type { StorageConnection } from '../storage/storageClients';
-import type { OutageHandling } from '../processing/batchDecision';
+import type { OutageHandling } from '../processing/batchProcessor';
 import type { OperationsConfig } from './operationsConfig';
 import type { Ordering } from '../processing/ordering';
 

@@ -10,8 +10,11 @@ import { makeStoreBreakerGate } from '../../src/breaker/storeBreakerGate';
 import { startTelemetry, type StartedTelemetry } from '../../src/composition/telemetrySetup';
 import { eventAttribute } from '../../src/kernel/appEvent';
 import { emitHeartbeat } from '../../src/orchestration/heartbeat';
-import { type BatchContext, makeBatchProcessor } from '../../src/processing/batchProcessor';
-import { withHeldBatchTelemetry } from '../../src/processing/heldBatchTelemetry';
+import {
+  type BatchContext,
+  makeBatchProcessor,
+  withHeldBatchTelemetry,
+} from '../../src/processing/batchProcessor';
 import { makeHttpActivitySink } from '../../src/sinks/httpActivitySink';
 import { telemetry } from '../../src/kernel/telemetryNames';
 import { breakerStores } from '../processing/sharedBreakerFixture';

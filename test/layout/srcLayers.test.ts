@@ -34,7 +34,7 @@ describe('the folder order of src/', () => {
     const code = [
       "import { a } from '../breaker/breakerStore';",
       "import { b } from '../kernel/clock';",
-      "import { c } from './heldBatchTelemetry';",
+      "import { c } from './batchProcessor';",
       "import { d } from 'zod';",
       '',
     ].join('\n');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { decodeReading } from '../../src/hub/decodeReading';
 import type { ReceivedEvent } from '../../src/hub/receivedEvent';
-import { splitIntoLanes } from '../../src/processing/keyLanes';
+import { splitIntoLanes } from '../../src/processing/tryBatchEvents';
 import type { SensorReading } from '../../src/hub/sensorReading';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 
