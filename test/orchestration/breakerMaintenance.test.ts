@@ -1,46 +1,20 @@
-import * as df from 'durable-functions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { HELD_BY_MAINTENANCE, type MaintenanceRecord } from '../../src/control/maintenance';
 import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
 import { runWatchdog, type WatchdogDeps } from '../../src/orchestration/runWatchdog';
-import { type DurableClientServer, startDurableClientServer } from '../../sim/durable/durableClientServer';
 import { freshMaintenanceRecord } from '../support/maintenanceRecords';
 import { recordingEmailSender } from '../support/recordingEmailSender';
 import { scriptedTriggerSwitch } from '../support/scriptedTriggerSwitch';
-import {
-  FN,
-  MINUTE,
-  newEpisode,
-  registerBreaker,
-  SETTINGS,
-  T0,
-  untilAwaitingApproval,
-} from './breakerFixture';
+import { FN, MINUTE, newEpisode, SETTINGS, T0, untilAwaitingApproval } from './breakerFixture';
+import { recordingLogger, useBreakerServer } from './watchdogFixture';
 
 // Maintenance mode against the breaker: the watchdog leaves a trigger stopped on purpose alone, and a
 // real trip during maintenance still runs its whole episode, except that its approval does not switch
 // the trigger back on (only leaving maintenance does).
-let server: DurableClientServer;
-beforeAll(async () => {
-  registerBreaker();
-  server = await startDurableClientServer();
-});
-afterAll(() => server.close());
-
-const client = () => df.getClient(server.context());
+const { client } = useBreakerServer();
 const MIGRATION = { reason: 'moving consumers to the new app', by: 'Ana', since: T0 - 5 * MINUTE };
-
-function recordingLogger() {
-  const warnings: string[] = [];
-  return {
-    warnings,
-    log: () => undefined,
-    error: () => undefined,
-    warn: (m: unknown) => warnings.push(String(m)),
-  };
-}
 
 /** A CLOSED episode whose trigger is disabled: in maintenance or not, as the test sets it. */
 async function closedAndDisabled(maintenance: Pick<MaintenanceRecord, 'current'>) {

@@ -1,32 +1,14 @@
-import * as df from 'durable-functions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { runWatchdog, type WatchdogDeps } from '../../src/orchestration/runWatchdog';
-import { type DurableClientServer, startDurableClientServer } from '../../sim/durable/durableClientServer';
 import { recordingEmailSender } from '../support/recordingEmailSender';
 import { scriptedTriggerSwitch } from '../support/scriptedTriggerSwitch';
-import { FN, MINUTE, newEpisode, registerBreaker, T0 } from './breakerFixture';
+import { FN, MINUTE, newEpisode, T0 } from './breakerFixture';
+import { recordingLogger, useBreakerServer } from './watchdogFixture';
 
 // CLOSED with the trigger disabled is a state nothing else leaves: the approval link says "already
 // closed", reset answers 409. The watchdog repairs it.
-let server: DurableClientServer;
-beforeAll(async () => {
-  registerBreaker();
-  server = await startDurableClientServer();
-});
-afterAll(() => server.close());
-
-const client = () => df.getClient(server.context());
-
-function recordingLogger() {
-  const warnings: string[] = [];
-  return {
-    warnings,
-    log: () => undefined,
-    error: () => undefined,
-    warn: (m: unknown) => warnings.push(String(m)),
-  };
-}
+const { client } = useBreakerServer();
 
 async function closedButDisabled() {
   const e = await newEpisode();

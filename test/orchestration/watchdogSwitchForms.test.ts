@@ -8,6 +8,7 @@ import { type DurableClientServer, startDurableClientServer } from '../../sim/du
 import { makeSelfSignedCert } from '../../sim/net/selfSignedCert';
 import { recordingEmailSender } from '../support/recordingEmailSender';
 import { FN, freshStore, MINUTE, newEpisode, registerBreaker, T0 } from './breakerFixture';
+import { recordingLogger } from './watchdogFixture';
 
 // The host disables a function when AzureWebJobs.<fn>.Disabled OR AzureWebJobs_<fn>_Disabled is
 // "true" or "1" in any case: a form the breaker never writes still stops the trigger.
@@ -25,16 +26,6 @@ beforeAll(async () => {
   [arm, server] = await Promise.all([startArmServer(cert, site), startDurableClientServer()]);
 });
 afterAll(() => Promise.all([arm.close(), server.close()]));
-
-function recordingLogger() {
-  const warnings: string[] = [];
-  return {
-    warnings,
-    log: () => undefined,
-    error: () => undefined,
-    warn: (m: unknown) => warnings.push(String(m)),
-  };
-}
 
 async function closedWith(settings: Record<string, string>, tripped = true) {
   const e = tripped ? await newEpisode() : { store: freshStore(), tripId: undefined };
