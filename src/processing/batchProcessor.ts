@@ -165,7 +165,7 @@ export function makeBatchProcessor(deps: BatchProcessorDeps): BatchProcessor {
       circuitOpen: false,
     };
     // Events not tried count too, and a batch held because nothing gets through counts for the time it
-    // waits (batchFailures.ts): the window sees the outage as it did when every event was tried.
+    // waits (`heldFailureWeight` in eventOutcome.ts): the window sees the outage as it did when every event was tried.
     const samples = failureSamples(outcomes, !situation.downstreamSeenUp);
     let decision = decideBatch(outcomes, situation);
     if (samples.length > 0) {

@@ -99,7 +99,7 @@ export async function tryEventsInOrder(
   return outcomes;
 }
 
-/** The outcome of one tried event (shared with `tryEventsByKey`). */
+/** The outcome of one tried event (shared with `tryEventsByKey` below). */
 export function toOutcome(event: ReceivedEvent, result: Awaited<ReturnType<WriteAttempt>>): EventOutcome {
   if (result.ok) return { status: 'processed', event, applied: result.applied, attempts: result.attempts };
   const error = ensureError(result.error);
