@@ -34,7 +34,8 @@ export interface HubParts {
   readonly hub: HubReader;
   /**
    * The retention guard's reads, on a client of their own: one client subscribes to a partition once
-   * at a time, and the guard's peeks must not collide with the approval page's.
+   * at a time (reads on it take turns, hub/partitionTurns.ts), and the guard must not wait behind the
+   * approval page's reads.
    */
   readonly guard: { readonly hub: HubReader; readonly events: HubEventReader };
   readonly checkpoints: { readonly container: ContainerClient; readonly prefix: string };

@@ -1,6 +1,6 @@
 import type { EventHubConsumerClient, ReceivedEventData } from '@azure/event-hubs';
 
-import { ensureError } from '../kernel/ensureError';
+import { readInTurn } from './partitionTurns';
 import type { ReceivedEvent } from './receivedEvent';
 
 /** Reads waiting events themselves (bodies and all), for the retention guard to save them. */
@@ -21,50 +21,28 @@ export interface HubEventReader {
 /** How long one receive waits for more events before the read returns what it has. */
 const WAIT_SECONDS = 2;
 
-/** The reader over `@azure/event-hubs`: one subscription per read, closed when it has enough. */
+/** The reader over `@azure/event-hubs`: one subscription per read, in turn, closed when it has enough. */
 export function makeHubEventReader(client: () => EventHubConsumerClient): HubEventReader {
   return {
     read(partitionId, fromSequence, max, abortSignal) {
-      return new Promise<ReceivedEvent[]>((resolve, reject) => {
-        const out: ReceivedEvent[] = [];
-        let done = false;
-        const finish = (error?: unknown) => {
-          if (done) return;
-          done = true;
-          void subscription.close();
-          if (error === undefined) resolve(out);
-          else reject(ensureError(error));
-        };
-        const subscription = client().subscribe(
-          partitionId,
-          {
-            processEvents: async (events) => {
-              for (const e of events) if (out.length < max) out.push(toReceived(partitionId, e, out.length));
-              // An empty batch is the wait running out: the partition has nothing more right now.
-              if (events.length === 0 || out.length >= max) finish();
-              return Promise.resolve();
-            },
-            processError: async (error) => {
-              finish(error);
-              return Promise.resolve();
-            },
-          },
-          {
-            startPosition: { sequenceNumber: fromSequence, isInclusive: true },
-            maxBatchSize: Math.min(max, 500),
-            maxWaitTimeInSeconds: WAIT_SECONDS,
-            // The bytes as sent: the processing path decodes them itself.
-            skipParsingBodyAsJson: true,
-          },
-        );
-        abortSignal.addEventListener(
-          'abort',
-          () => {
-            finish(abortSignal.reason);
-          },
-          { once: true },
-        );
-      });
+      const out: ReceivedEvent[] = [];
+      return readInTurn<ReceivedEvent[]>(
+        client(),
+        partitionId,
+        {
+          startPosition: { sequenceNumber: fromSequence, isInclusive: true },
+          maxBatchSize: Math.min(max, 500),
+          maxWaitTimeInSeconds: WAIT_SECONDS,
+          // The bytes as sent: the processing path decodes them itself.
+          skipParsingBodyAsJson: true,
+        },
+        (events) => {
+          for (const e of events) if (out.length < max) out.push(toReceived(partitionId, e, out.length));
+          // An empty batch is the wait running out: the partition has nothing more right now.
+          return events.length === 0 || out.length >= max ? { done: true, value: out } : { done: false };
+        },
+        abortSignal,
+      );
     },
   };
 }

@@ -1,5 +1,7 @@
 import type { EventHubConsumerClient } from '@azure/event-hubs';
 
+import { readInTurn } from './partitionTurns';
+
 /** What the hub says about one partition (management read "com.microsoft:partition"). */
 export interface PartitionFacts {
   readonly partitionId: string;
@@ -40,26 +42,14 @@ export function makeEventHubReader(client: EventHubConsumerClient): HubReader {
     },
 
     enqueuedTimeOf(partitionId, sequenceNumber, abortSignal) {
-      return new Promise<number | undefined>((resolve, reject) => {
-        const subscription = client.subscribe(
-          partitionId,
-          {
-            processEvents: async (events) => {
-              await subscription.close();
-              resolve(events[0]?.enqueuedTimeUtc.getTime());
-            },
-            processError: async (error) => {
-              await subscription.close();
-              reject(error);
-            },
-          },
-          { startPosition: { sequenceNumber, isInclusive: true }, maxBatchSize: 1, maxWaitTimeInSeconds: 3 },
-        );
-        abortSignal.addEventListener('abort', () => {
-          void subscription.close();
-          reject(abortSignal.reason as Error);
-        });
-      });
+      // The first receive answers: one event, or none when the wait ran out (the event is gone).
+      return readInTurn<number | undefined>(
+        client,
+        partitionId,
+        { startPosition: { sequenceNumber, isInclusive: true }, maxBatchSize: 1, maxWaitTimeInSeconds: 3 },
+        (events) => ({ done: true, value: events[0]?.enqueuedTimeUtc.getTime() }),
+        abortSignal,
+      );
     },
   };
 }

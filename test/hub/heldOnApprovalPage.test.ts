@@ -81,6 +81,24 @@ describe('what is held, read from the hub itself', () => {
     expect(status.downstream.healthy).toBe(false);
   });
 
+  it('gives every reader the oldest age when the page, the status API and an email read at once', async () => {
+    // One hub client subscribes to a partition once at a time; readers that overlap (two operators, the
+    // page and a reminder) take turns on it instead of failing with "Partition already has a subscriber."
+    const reads = await Promise.all(
+      [0, 1, 2].map(async () => {
+        const res = await fetch(`${w.world.http.baseUrl}/api/breaker/status?code=${FUNCTION_KEY}`);
+        return (await res.json()) as {
+          held: { oldestUnknown: string | null; partitions: { oldestEnqueuedAt: string | null }[] };
+        };
+      }),
+    );
+    const expected = w.truth().map((t) => (t.held > 0 ? (t.oldestEnqueuedAt ?? null) : null));
+    for (const status of reads) {
+      expect(status.held.oldestUnknown).toBeNull();
+      expect(status.held.partitions.map((p) => p.oldestEnqueuedAt)).toEqual(expected);
+    }
+  });
+
   it('degrades to "unknown" with the reason when the hub is gone, never an error page', async () => {
     await w.peer.close();
     const page = await fetch(link);
