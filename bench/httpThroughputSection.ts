@@ -85,18 +85,22 @@ export const httpThroughputSection: BenchSection = {
         const ms = configs.map(() => 0);
         const calls = configs.map(() => 0);
         const events = configs.map(() => 0);
+        const cpu = configs.map(() => 0);
         const timed = async (i: number) => {
           const run = configs[i]![1];
           const batch = streams[i]!();
           const before = requests;
           const t = performance.now();
+          const used = process.cpuUsage();
           await run(batch);
           ms[i]! += performance.now() - t;
+          const spent = process.cpuUsage(used);
+          cpu[i]! += spent.user + spent.system;
           calls[i]! += requests - before;
           events[i]! += BATCH;
         };
         for (const i of configs.keys()) await timed(i); // warm-up, then counting starts afresh
-        for (const counts of [ms, calls, events]) counts.fill(0);
+        for (const counts of [ms, calls, events, cpu]) counts.fill(0);
         // Batch by batch, the configurations take turns in rotating order (serial less often: its batch
         // takes 100 round trips), so load from elsewhere on a shared machine falls on all of them alike.
         for (let round = 0; round < ROUNDS; round++) {
@@ -116,6 +120,13 @@ export const httpThroughputSection: BenchSection = {
         );
         print(
           `round trip ${rtt.toFixed(2)} ms (median of ${roundTrips.length} serial sink writes so far); the bound's physical limit: ${bound} ÷ ${rtt.toFixed(2)} ms = ${f(limit)} requests/s = ${f(limit / perEvent[1]!)} ev/s at by key's ${perEvent[1]!.toFixed(2)} requests per event`,
+        );
+        // This process's CPU (user + system, every thread: the engine, the sink, undici) per event and as a
+        // share of the wall time: where it nears one core, the bench process, not the bound, is the limit.
+        const cpuPerEvent = cpu.map((u, i) => u / (events[i] ?? 1));
+        const busy = cpu.map((u, i) => u / 1000 / (ms[i] ?? 1));
+        print(
+          `bench process cpu per event: ${configs.map(([label], i) => `${label} ${f(cpuPerEvent[i]!)} µs (${f(busy[i]! * 100)} % of one core)`).join(', ')}; one core at by key's cost: ${f(1e6 / cpuPerEvent[1]!)} ev/s`,
         );
         print(throughputLine('http', kind, s!, k!, c!));
       }

@@ -3,11 +3,10 @@
  * prints the figures. Not a test: nothing here fails on a number. Add a section by adding a file that
  * exports a BenchSection and listing it below.
  */
-import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 
 import { startAzurite } from '../sim/services/azurite';
-import { startRedis } from '../sim/services/redis';
+import { locateRedis, startRedis } from '../sim/services/redis';
 import type { BenchContext, BenchSection } from './benchSection';
 import { runMemoryBench } from './memory';
 import { httpThroughputSection } from './httpThroughputSection';
@@ -34,17 +33,13 @@ const sections: readonly BenchSection[] = [
   cpuPerEventSection,
 ];
 
-function machine(): string {
+function machine(redis: string): string {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  const redis =
-    execFileSync('redis-server', ['--version'])
-      .toString()
-      .match(/v=(\S+)/)?.[1] ?? '?';
   const load = os
     .loadavg()
     .map((l) => l.toFixed(1))
     .join(' ');
-  return `${cpu}, ${os.cpus().length} vCPU, load average ${load}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}, redis-server ${redis}`;
+  return `${cpu}, ${os.cpus().length} vCPU, load average ${load}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}, ${redis}`;
 }
 
 async function main() {
@@ -55,9 +50,14 @@ async function main() {
     return;
   }
   const only = args;
-  const [azurite, redis] = await Promise.all([startAzurite(), startRedis()]);
+  // Redis as the test run finds it (REDIS_URL, redis-server on PATH, else apt-get where allowed).
+  const source = locateRedis();
+  const [azurite, redis] = await Promise.all([
+    startAzurite(),
+    source.kind === 'server' ? startRedis() : undefined,
+  ]);
   const context: BenchContext = {
-    redisUrl: redis.url,
+    redisUrl: source.kind === 'url' ? source.url : (redis?.url ?? ''),
     storageConnectionString: azurite.connectionString,
     print: (line) => {
       process.stdout.write(`${line}\n`);
@@ -65,7 +65,7 @@ async function main() {
   };
   try {
     context.print(`Breakwater bench — ${new Date().toISOString()}`);
-    context.print(`Machine: ${machine()}`);
+    context.print(`Machine: ${machine(source.description)}`);
     for (const section of sections) {
       if (only.length > 0 && !only.some((o) => section.title.toLowerCase().includes(o.toLowerCase())))
         continue;
@@ -78,7 +78,7 @@ async function main() {
       );
     }
   } finally {
-    await Promise.all([azurite.stop(), redis.stop()]);
+    await Promise.all([azurite.stop(), redis?.stop()]);
   }
 }
 
