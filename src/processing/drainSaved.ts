@@ -1,4 +1,6 @@
 import type { SavedEvents } from '../deadLetters/savedEvents';
+import type { ReceivedEvent } from '../hub/receivedEvent';
+import { ensureError } from '../kernel/ensureError';
 import type { Logger } from '../kernel/logger';
 import type { BatchProcessor } from './batchProcessor';
 
@@ -15,27 +17,52 @@ const DRAIN_BATCH = 100;
 /**
  * Writes the saved events to the sink through the normal processing path (the same per-key order,
  * retries, hold and dead-letter rules), partition by partition in sequence order, and removes each
- * batch's blobs only after its batch returned. A batch the processor holds (the downstream still
- * failing) throws: the breaker then stays disabled and the caller reports it. A re-run (a killed
- * activity) starts again from the oldest blob still there: it repeats, never skips.
+ * batch's blobs only after its batch returned. A held batch is run again, up to `attempts` runs in all
+ * with the re-run count rising from `rerun`, so that an event failing alone while the downstream takes
+ * the others is dead-lettered as `isolated` on the re-run the live path would isolate it (rather than
+ * blocking the drain, and the re-enable behind it, for good). A batch still held after that (the
+ * downstream still failing) throws: the breaker then stays disabled and the caller reports it. A re-run
+ * (a killed activity) starts again from the oldest blob still there: it repeats, never skips.
  */
 export async function drainSavedEvents(
   saved: SavedEvents,
   processBatch: BatchProcessor,
-  run: { readonly invocationId: string; readonly logger: Logger; readonly partitions?: readonly string[] },
+  run: {
+    readonly invocationId: string;
+    readonly logger: Logger;
+    readonly partitions?: readonly string[];
+    /** The re-run count of the first run of each batch (the host's, when a held batch drains first). */
+    readonly rerun?: number;
+    /** Runs of one batch before a hold is thrown (default 1: the caller's own re-runs count them). */
+    readonly attempts?: number;
+  },
 ): Promise<DrainResult> {
   let drained = 0;
   let dead = 0;
+  const attempts = Math.max(1, run.attempts ?? 1);
+  const processHeld = async (events: ReceivedEvent[], partitionId: string) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await processBatch(events, {
+          invocationId: run.invocationId,
+          logger: run.logger,
+          finalAttempt: false,
+          rerun: (run.rerun ?? 0) + attempt - 1,
+        });
+      } catch (error) {
+        if (attempt >= attempts) throw error;
+        run.logger.warn(
+          `partition ${partitionId}: saved events held while drained (run ${attempt} of ${attempts}), running them again: ${ensureError(error).message}`,
+        );
+      }
+    }
+  };
   const partitions = run.partitions ?? (await saved.partitions());
   for (const partitionId of partitions) {
     for (;;) {
       const events = await saved.read(partitionId, DRAIN_BATCH);
       if (events.length === 0) break;
-      const result = await processBatch(events, {
-        invocationId: run.invocationId,
-        logger: run.logger,
-        finalAttempt: false,
-      });
+      const result = await processHeld(events, partitionId);
       await saved.remove(
         partitionId,
         events.flatMap((e) => (e.sequenceNumber === undefined ? [] : [e.sequenceNumber])),
@@ -80,6 +107,7 @@ export function makeSavedFirst(
       invocationId: run.invocationId,
       logger: run.logger,
       partitions: [partitionId],
+      rerun: run.rerun,
     });
     run.logger.warn(
       `partition ${partitionId}: ${result.drained} events saved before the hub's retention reached the sink first`,

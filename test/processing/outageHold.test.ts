@@ -6,6 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ActivitySink } from '../../src/sinks/activitySink';
 import { type BatchContext, makeBatchProcessor } from '../../src/processing/batchProcessor';
 import { makeBlobQueueDeadLetterStore } from '../../src/deadLetters/blobQueueDeadLetterStore';
+import { makeSavedEvents } from '../../src/deadLetters/savedEvents';
+import { drainSavedEvents } from '../../src/processing/drainSaved';
 import type { BreakerGate } from '../../src/breaker/breakerGate';
 import type { FailureSample } from '../../src/kernel/failureSample';
 import type { SensorReading } from '../../src/hub/sensorReading';
@@ -225,6 +227,55 @@ describe('an event that fails alone is dead-lettered after a bounded number of r
       processor(sink, recordingGate().gate)(batchOf(10), context({ rerun: 7 })),
     ).rejects.toMatchObject(held);
     expect(await drain()).toEqual([]);
+  });
+});
+
+describe("saved events (the retention guard's) drained after an approval", () => {
+  const savedIn = async () => {
+    const container = BlobServiceClient.fromConnectionString(env.AzureWebJobsStorage!).getContainerClient(
+      env.DEAD_LETTER_CONTAINER!,
+    );
+    await container.createIfNotExists();
+    const saved = makeSavedEvents(container);
+    await saved.save(batchOf(10, '5'));
+    return saved;
+  };
+  const drainRun = { invocationId: 'drain-saved', logger: context().logger };
+
+  it('isolates one that fails alone on the re-run the live path would, and drains the rest, in order', async () => {
+    const saved = await savedIn();
+    const { sink, written } = scriptedSink((r) => (r.sensorId === 's4' ? unavailable() : undefined));
+    const result = await drainSavedEvents(saved, processor(sink, recordingGate().gate), {
+      ...drainRun,
+      attempts: 4,
+    });
+    expect(result).toMatchObject({ drained: 9, dead: 1, partitions: ['5'] });
+    expect(written.filter((id, i) => written.indexOf(id) === i)).toEqual([
+      's0',
+      's1',
+      's2',
+      's3',
+      's5',
+      's6',
+      's7',
+      's8',
+      's9',
+    ]);
+    expect((await drain()).map((m) => [m.partitionId, m.sequenceNumber, m.reason])).toEqual([
+      ['5', 4, 'isolated'],
+    ]);
+    expect((await saved.count()).total).toBe(0);
+  });
+
+  it('keeps every saved event and throws while the downstream is down: an outage is never isolated', async () => {
+    const saved = await savedIn();
+    const { sink } = scriptedSink(() => unavailable());
+    await expect(
+      drainSavedEvents(saved, processor(sink, recordingGate().gate), { ...drainRun, attempts: 4 }),
+    ).rejects.toMatchObject(held);
+    expect(await drain()).toEqual([]);
+    expect((await saved.count()).total).toBe(10);
+    await saved.remove('5', [...Array(10).keys()]);
   });
 });
 
