@@ -8,6 +8,8 @@ export interface FixedDelayApi {
   readonly healthUrl: string;
   /** TCP connections the API accepted so far: a client that reuses its connections keeps this small. */
   connections(): Promise<number>;
+  /** CPU time (user + system, µs) the API's process has used so far. */
+  cpuMicros(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -23,6 +25,7 @@ const body = '{"result":"applied"}';
 let connections = 0;
 const server = http.createServer((req, res) => {
   if (req.url === '/connections') return void res.end(String(connections));
+  if (req.url === '/cpu') { const u = process.cpuUsage(); return void res.end(String(u.user + u.system)); }
   req.resume();
   req.on('end', () => setTimeout(() => {
     res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
@@ -53,6 +56,7 @@ export async function startFixedDelayApi(delayMs: number): Promise<FixedDelayApi
     url: `${base}/readings`,
     healthUrl: `${base}/health`,
     connections: async () => Number(await (await fetch(`${base}/connections`)).text()),
+    cpuMicros: async () => Number(await (await fetch(`${base}/cpu`)).text()),
     close: () => stopService(child),
   };
 }

@@ -86,21 +86,24 @@ export const httpThroughputSection: BenchSection = {
         const calls = configs.map(() => 0);
         const events = configs.map(() => 0);
         const cpu = configs.map(() => 0);
+        const apiCpu = configs.map(() => 0);
         const timed = async (i: number) => {
           const run = configs[i]![1];
           const batch = streams[i]!();
           const before = requests;
+          const apiBefore = await api.cpuMicros();
           const t = performance.now();
           const used = process.cpuUsage();
           await run(batch);
           ms[i]! += performance.now() - t;
           const spent = process.cpuUsage(used);
           cpu[i]! += spent.user + spent.system;
+          apiCpu[i]! += (await api.cpuMicros()) - apiBefore;
           calls[i]! += requests - before;
           events[i]! += BATCH;
         };
         for (const i of configs.keys()) await timed(i); // warm-up, then counting starts afresh
-        for (const counts of [ms, calls, events, cpu]) counts.fill(0);
+        for (const counts of [ms, calls, events, cpu, apiCpu]) counts.fill(0);
         // Batch by batch, the configurations take turns in rotating order (serial less often: its batch
         // takes 100 round trips), so load from elsewhere on a shared machine falls on all of them alike.
         for (let round = 0; round < ROUNDS; round++) {
@@ -128,10 +131,52 @@ export const httpThroughputSection: BenchSection = {
         print(
           `bench process cpu per event: ${configs.map(([label], i) => `${label} ${f(cpuPerEvent[i]!)} µs (${f(busy[i]! * 100)} % of one core)`).join(', ')}; one core at by key's cost: ${f(1e6 / cpuPerEvent[1]!)} ev/s`,
         );
+        // The API's process shares the machine's cores: its CPU per event is part of what bounds the run.
+        print(
+          `api process cpu per event: ${configs.map(([label], i) => `${label} ${f(apiCpu[i]! / (events[i] ?? 1))} µs (${f((apiCpu[i]! / 1000 / (ms[i] ?? 1)) * 100)} % of one core)`).join(', ')}`,
+        );
         print(throughputLine('http', kind, s!, k!, c!));
       }
+      print(await fetchAlone(api.url, bound));
     } finally {
       await api.close();
     }
   },
 };
+
+const FETCH_ROUNDS = 3;
+const FETCH_REQUESTS = 320;
+
+/**
+ * Node's fetch alone against the same API (no sink, no engine, no ordering): `FETCH_REQUESTS` POSTs one
+ * at a time and `bound` at a time, taking turns for a few rounds. What `bound` in flight gains over one
+ * here is the most any engine built on this client gets on this machine.
+ */
+async function fetchAlone(url: string, bound: number): Promise<string> {
+  const body = JSON.stringify({ sensorId: 'bench', value: 1 });
+  const totals = new Map<number, { ms: number; cpu: number; n: number }>();
+  for (let round = 0; round < FETCH_ROUNDS; round++) {
+    for (const inFlight of round % 2 === 0 ? [1, bound] : [bound, 1]) {
+      let sent = 0;
+      const t = performance.now();
+      const used = process.cpuUsage();
+      await Promise.all(
+        Array.from({ length: inFlight }, async () => {
+          while (sent < FETCH_REQUESTS) {
+            sent++;
+            await (await fetch(url, { method: 'POST', body })).text();
+          }
+        }),
+      );
+      const spent = process.cpuUsage(used);
+      const total = totals.get(inFlight) ?? { ms: 0, cpu: 0, n: 0 };
+      total.ms += performance.now() - t;
+      total.cpu += spent.user + spent.system;
+      total.n += FETCH_REQUESTS;
+      totals.set(inFlight, total);
+    }
+  }
+  const rate = (k: number) => ((totals.get(k)?.n ?? 0) / (totals.get(k)?.ms ?? 1)) * 1000;
+  const cpuPer = (k: number) => (totals.get(k)?.cpu ?? 0) / (totals.get(k)?.n ?? 1);
+  return `fetch alone (no sink, no engine): 1 in flight ${f(rate(1))} requests/s, ${bound} in flight ${f(rate(bound))} requests/s (${(rate(bound) / rate(1)).toFixed(1)}×); cpu per request ${f(cpuPer(1))} / ${f(cpuPer(bound))} µs`;
+}
