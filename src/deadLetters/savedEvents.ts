@@ -1,4 +1,5 @@
 import type { ContainerClient } from '@azure/storage-blob';
+import { z } from 'zod';
 
 import type { ReceivedEvent } from '../hub/receivedEvent';
 
@@ -13,18 +14,6 @@ export const SAVED_PREFIX = 'saved/';
 export const savedBlobName = (partitionId: string, sequenceNumber: number) =>
   `${SAVED_PREFIX}${partitionId}/${sequenceNumber}.json`;
 
-/** The blob's JSON: everything the processing path needs to apply the event as if the hub delivered it. */
-interface SavedEventJson {
-  readonly partitionId: string;
-  readonly sequenceNumber: number;
-  readonly offset: string | undefined;
-  readonly enqueuedTimeUtc: string | undefined;
-  readonly properties: Readonly<Record<string, unknown>>;
-  readonly systemProperties: Readonly<Record<string, unknown>>;
-  /** The body, byte for byte, base64. */
-  readonly body: string;
-}
-
 export interface SavedEvents {
   /** Saves events of one partition (idempotent per event); resolves only when every blob is written. */
   save(events: readonly ReceivedEvent[]): Promise<void>;
@@ -32,8 +21,12 @@ export interface SavedEvents {
   partitions(): Promise<string[]>;
   /** Sequence numbers saved for a partition, ascending. */
   sequenceNumbers(partitionId: string): Promise<number[]>;
-  /** The saved events of a partition, ascending, at most `max` from the oldest. */
-  read(partitionId: string, max: number): Promise<ReceivedEvent[]>;
+  /**
+   * These saved events of a partition (from `sequenceNumbers`), in the order given; one removed meanwhile
+   * (another drain) is left out. A blob that is not a saved event (edited, truncated) comes back as an
+   * event whose body is the blob's bytes: the processing path dead-letters it as poison, bytes and all.
+   */
+  read(partitionId: string, sequenceNumbers: readonly number[]): Promise<ReceivedEvent[]>;
   /** Removes saved events after they reached the sink (a missing blob is already removed). */
   remove(partitionId: string, sequenceNumbers: readonly number[]): Promise<void>;
   /** How many are saved in all (for the status, the page and the heartbeat). */
@@ -41,6 +34,56 @@ export interface SavedEvents {
 }
 
 const PARALLEL = 16;
+
+/** The blob's JSON: everything the processing path needs to apply the event as if the hub delivered it. */
+const savedEventJson = z.object({
+  partitionId: z.string(),
+  sequenceNumber: z.number().int().nonnegative(),
+  offset: z.string().optional(),
+  enqueuedTimeUtc: z.string().optional(),
+  properties: z.record(z.string(), z.unknown()),
+  systemProperties: z.record(z.string(), z.unknown()),
+  /** The body, byte for byte, base64. */
+  body: z.base64(),
+});
+type SavedEventJson = z.infer<typeof savedEventJson>;
+
+/** A saved blob as the event it holds; one that is not (or names another event) as its raw bytes. */
+function fromBlob(partitionId: string, sequenceNumber: number, buffer: Buffer): Omit<ReceivedEvent, 'index'> {
+  let json: unknown;
+  try {
+    json = JSON.parse(buffer.toString('utf8'));
+  } catch {
+    json = undefined;
+  }
+  const parsed = savedEventJson.safeParse(json);
+  if (
+    parsed.success &&
+    parsed.data.partitionId === partitionId &&
+    parsed.data.sequenceNumber === sequenceNumber
+  ) {
+    const e = parsed.data;
+    return {
+      body: Buffer.from(e.body, 'base64'),
+      partitionId,
+      sequenceNumber,
+      offset: e.offset,
+      enqueuedTimeUtc: e.enqueuedTimeUtc,
+      properties: e.properties,
+      systemProperties: e.systemProperties,
+    };
+  }
+  // Not decodable as a reading either: the batch processor dead-letters it as poison, bytes kept.
+  return {
+    body: buffer,
+    partitionId,
+    sequenceNumber,
+    offset: undefined,
+    enqueuedTimeUtc: undefined,
+    properties: {},
+    systemProperties: {},
+  };
+}
 
 export function makeSavedEvents(container: ContainerClient): SavedEvents {
   let ready: Promise<unknown> | undefined;
@@ -109,29 +152,22 @@ export function makeSavedEvents(container: ContainerClient): SavedEvents {
 
     sequenceNumbers,
 
-    async read(partitionId, max) {
-      const seqs = (await sequenceNumbers(partitionId)).slice(0, max);
-      const out: ReceivedEvent[] = new Array<ReceivedEvent>(seqs.length);
+    async read(partitionId, seqs) {
+      const found = new Array<Omit<ReceivedEvent, 'index'> | undefined>(seqs.length);
       await inBatches(
         seqs.map((seq, index) => ({ seq, index })),
         async ({ seq, index }) => {
-          const buffer = await container
-            .getBlockBlobClient(savedBlobName(partitionId, seq))
-            .downloadToBuffer();
-          const json = JSON.parse(buffer.toString('utf8')) as SavedEventJson;
-          out[index] = {
-            index,
-            body: Buffer.from(json.body, 'base64'),
-            partitionId: json.partitionId,
-            sequenceNumber: json.sequenceNumber,
-            offset: json.offset,
-            enqueuedTimeUtc: json.enqueuedTimeUtc,
-            properties: json.properties,
-            systemProperties: json.systemProperties,
-          };
+          let buffer: Buffer;
+          try {
+            buffer = await container.getBlockBlobClient(savedBlobName(partitionId, seq)).downloadToBuffer();
+          } catch (error) {
+            if ((error as { statusCode?: unknown }).statusCode === 404) return;
+            throw error;
+          }
+          found[index] = fromBlob(partitionId, seq, buffer);
         },
       );
-      return out;
+      return found.filter((e) => e !== undefined).map((e, index) => ({ ...e, index }));
     },
 
     async remove(partitionId, seqs) {

@@ -59,16 +59,20 @@ export async function drainSavedEvents(
   };
   const partitions = run.partitions ?? (await saved.partitions());
   for (const partitionId of partitions) {
-    for (;;) {
-      const events = await saved.read(partitionId, DRAIN_BATCH);
-      if (events.length === 0) break;
-      const result = await processHeld(events, partitionId);
-      await saved.remove(
-        partitionId,
-        events.flatMap((e) => (e.sequenceNumber === undefined ? [] : [e.sequenceNumber])),
-      );
-      drained += result.processed;
-      dead += result.deadLettered;
+    // One listing per pass, not per batch; a pass that found any looks again (the guard may have saved
+    // more of this partition meanwhile), so the call ends only with none left.
+    for (let seqs = await saved.sequenceNumbers(partitionId); seqs.length > 0;) {
+      for (let i = 0; i < seqs.length; i += DRAIN_BATCH) {
+        const chunk = seqs.slice(i, i + DRAIN_BATCH);
+        const events = await saved.read(partitionId, chunk);
+        if (events.length > 0) {
+          const result = await processHeld(events, partitionId);
+          drained += result.processed;
+          dead += result.deadLettered;
+        }
+        await saved.remove(partitionId, chunk);
+      }
+      seqs = await saved.sequenceNumbers(partitionId);
     }
   }
   return { drained, dead, partitions };

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ActivitySink } from '../../src/sinks/activitySink';
 import { type BatchContext, makeBatchProcessor } from '../../src/processing/batchProcessor';
 import { makeBlobQueueDeadLetterStore } from '../../src/deadLetters/blobQueueDeadLetterStore';
-import { makeSavedEvents } from '../../src/deadLetters/savedEvents';
+import { makeSavedEvents, savedBlobName } from '../../src/deadLetters/savedEvents';
 import { drainSavedEvents } from '../../src/processing/drainSaved';
 import type { BreakerGate } from '../../src/breaker/breakerGate';
 import type { FailureSample } from '../../src/kernel/failureSample';
@@ -263,6 +263,24 @@ describe("saved events (the retention guard's) drained after an approval", () =>
     ]);
     expect((await drain()).map((m) => [m.partitionId, m.sequenceNumber, m.reason])).toEqual([
       ['5', 4, 'isolated'],
+    ]);
+    expect((await saved.count()).total).toBe(0);
+  });
+
+  it('dead-letters a saved blob that is not a saved event (edited, truncated) as poison, and drains the rest', async () => {
+    const saved = await savedIn();
+    const container = BlobServiceClient.fromConnectionString(env.AzureWebJobsStorage!).getContainerClient(
+      env.DEAD_LETTER_CONTAINER!,
+    );
+    await container.getBlockBlobClient(savedBlobName('5', 3)).upload('{"partitionId":"5","seq', 23);
+    await container.getBlockBlobClient(savedBlobName('5', 6)).upload(JSON.stringify({ body: 42 }), 13);
+    const { sink, written } = scriptedSink(() => undefined);
+    const result = await drainSavedEvents(saved, processor(sink, recordingGate().gate), drainRun);
+    expect(result).toMatchObject({ drained: 8, dead: 2 });
+    expect(written).toEqual(['s0', 's1', 's2', 's4', 's5', 's7', 's8', 's9']);
+    expect((await drain()).map((m) => [m.partitionId, m.sequenceNumber, m.reason])).toEqual([
+      ['5', 3, 'poison'],
+      ['5', 6, 'poison'],
     ]);
     expect((await saved.count()).total).toBe(0);
   });
