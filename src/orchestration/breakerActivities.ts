@@ -12,7 +12,7 @@ import { EmailError } from '../notify/emailErrors';
 import type { EmailSender } from '../notify/emailSender';
 import type { NoticeLedger } from '../notify/noticeLedger';
 import { reviveStoredEmail, reviveStoredWebhook } from '../notify/storedNotices';
-import { isWebhookRejectedError } from '../notify/webhook/webhookErrors';
+import { isWebhookRejectedError } from '../notify/webhook/errors';
 import type { WebhookSender } from '../notify/webhook/webhookSender';
 import { ensureError } from '../kernel/ensureError';
 import type { Logger } from '../kernel/logger';
