@@ -8,7 +8,7 @@ import {
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import { describeMaintenance, HELD_BY_MAINTENANCE, type MaintenanceRecord } from '../control/maintenance';
 import { setDisabledWithOutcome } from '../control/triggerSwitchOutcome';
-import { EmailError } from '../notify/emailErrors';
+import { EmailError } from '../notify/errors';
 import type { EmailSender } from '../notify/emailSender';
 import type { NoticeLedger } from '../notify/noticeLedger';
 import { reviveStoredEmail, reviveStoredWebhook } from '../notify/storedNotices';
