@@ -1,6 +1,7 @@
 import { createHmac, randomBytes as cryptoRandomBytes, timingSafeEqual } from 'node:crypto';
 
 import type { ApprovalTokenPayload, TokenVerification } from './approvalTokenTypes';
+import { ApprovalTokenSigningError } from './errors';
 import { parseApprovalPayload } from './parseApprovalPayload';
 
 /**
@@ -19,12 +20,6 @@ export type SigningKeys = readonly [string, ...string[]];
 
 /** What the caller provides; the nonce is added here. */
 export type ApprovalTokenRequest = Omit<ApprovalTokenPayload, 'nonce'>;
-
-/** Thrown when asked to sign something that could never verify (already expired, bad fields). */
-export class ApprovalTokenSigningError extends Error {
-  readonly code = 'APPROVAL_TOKEN_SIGNING';
-  override readonly name = 'ApprovalTokenSigningError';
-}
 
 /** Signs with the current key. `randomBytes` is injectable so tests can pin the nonce. */
 export function signApprovalToken(

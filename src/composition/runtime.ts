@@ -5,7 +5,7 @@ import type { BreakerStore } from '../breaker/breakerStore';
 import { makeBreakerStore } from './makeBreakerStore';
 import { makeStoreBreakerGate, type StoreBreakerGate } from '../breaker/storeBreakerGate';
 import type { AppConfig } from '../config/appConfig';
-import { ConfigError } from '../config/configError';
+import { ConfigError } from '../config/errors';
 import { type Environment, loadConfig } from '../config/loadConfig';
 import type { ActivitySink } from '../sinks/activitySink';
 import {

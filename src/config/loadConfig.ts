@@ -1,6 +1,6 @@
 import { type AppConfig, GUARDED_FUNCTION_NAME } from './appConfig';
 import { type ControlConfig } from '../control/triggerSwitch';
-import { ConfigError, type ConfigProblem } from './configError';
+import { ConfigError, type ConfigProblem } from './errors';
 import { publishedKeyProblems } from './publishedKeys';
 import { readEmailTransport } from './readEmailTransport';
 import { readFaultSwitchConfig } from './readFaultSwitchConfig';

@@ -1,5 +1,5 @@
 import type { WebhookConfig } from '../notify/webhook/webhookSender';
-import type { ConfigProblem } from './configError';
+import type { ConfigProblem } from './errors';
 import type { SettingName, settings } from './settings';
 
 /** Settings values as `loadConfig` parsed them (undefined: unset and no default). */

@@ -1,4 +1,4 @@
-import type { ConfigProblem } from './configError';
+import type { ConfigProblem } from './errors';
 import type { SettingValues } from './settingValues';
 import { type SettingName, settings } from './settings';
 

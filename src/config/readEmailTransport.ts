@@ -1,5 +1,5 @@
 import type { EmailTransportConfig } from './appConfig';
-import type { ConfigProblem } from './configError';
+import type { ConfigProblem } from './errors';
 import type { SettingValues } from './settingValues';
 import type { SettingName } from './settings';
 

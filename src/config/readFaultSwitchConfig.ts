@@ -1,5 +1,5 @@
 import type { FaultSwitchConfig } from './appConfig';
-import type { ConfigProblem } from './configError';
+import type { ConfigProblem } from './errors';
 import type { SettingValues } from './settingValues';
 
 type FaultSwitchValues = Pick<SettingValues, 'FAULT_SWITCH_ENABLED' | 'FAULT_SWITCH_MAX_MINUTES' | 'SINK'>;

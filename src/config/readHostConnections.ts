@@ -1,6 +1,6 @@
 import type { EventHubConnection } from './appConfig';
 import type { StorageConnection } from '../storage/storageClients';
-import type { ConfigProblem } from './configError';
+import type { ConfigProblem } from './errors';
 import type { Environment } from './environment';
 import { hostSettingNames } from './settings';
 

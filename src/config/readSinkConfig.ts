@@ -1,5 +1,5 @@
 import type { SinkConfig } from './appConfig';
-import type { ConfigProblem } from './configError';
+import type { ConfigProblem } from './errors';
 import type { SettingValues } from './settingValues';
 
 type SinkSettingValues = Pick<

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { deadLetterReasons } from './deadLetter';
+import { InvalidDeadLetterMessageError } from './errors';
 
 /**
  * What the dead-letter queue carries (version 1): everything needed to find, understand and replay one
@@ -29,12 +30,6 @@ export type DeadLetterMessage = Readonly<z.output<z.ZodObject<typeof deadLetterM
 
 /** Unknown extra fields are kept, so a newer writer's message still redrives. */
 export const deadLetterMessageSchema = z.looseObject(deadLetterMessageFields);
-
-/** A queue message that is not a dead letter (corrupt, or written by something else). */
-export class InvalidDeadLetterMessageError extends Error {
-  readonly code = 'INVALID_DEAD_LETTER_MESSAGE';
-  override readonly name = 'InvalidDeadLetterMessageError';
-}
 
 /** The queue trigger hands over parsed JSON (or text when it is not JSON): accept both. */
 export function parseDeadLetterMessage(input: unknown): DeadLetterMessage {

@@ -14,6 +14,7 @@ import type { Clock } from '../kernel/clock';
 import { blobNameProblem } from './blobNameProblem';
 import type { DeadLetterArchive } from './deadLetterArchive';
 import { parseDeadLetterMessage } from './deadLetterMessage';
+import { RedriveFailedError } from './errors';
 import { redriveEarlier } from './redriveEarlier';
 import type { RedriveDeferral } from './redriveDeferral';
 import type { RedriveRefusal } from './redriveRefusal';
@@ -35,12 +36,6 @@ export interface RedriveDeps {
   readonly clock: Clock;
   /** READING_MAX_FUTURE_SKEW_SECONDS in ms, as in processing: a reading dated further ahead is parked. */
   readonly maxFutureSkewMs?: number;
-}
-
-/** The sink still failed after the retry policy: the host makes the message visible again later. */
-export class RedriveFailedError extends Error {
-  readonly code = 'REDRIVE_FAILED';
-  override readonly name = 'RedriveFailedError';
 }
 
 export type RedriveOutcome = 'redriven' | 'already-redriven' | 'deferred' | 'parked' | 'refused';

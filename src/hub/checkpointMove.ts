@@ -1,6 +1,7 @@
 import type { ContainerClient } from '@azure/storage-blob';
 
 import type { Checkpoint } from './checkpoints';
+import { CheckpointMovedError } from './errors';
 
 /** One partition's checkpoint blob as read, with the ETag a move must match. */
 export interface CheckpointBlob extends Checkpoint {
@@ -8,12 +9,6 @@ export interface CheckpointBlob extends Checkpoint {
   readonly etag: string | undefined;
   /** Metadata the host wrote besides the position (e.g. `clientidentifier`), kept on a move. */
   readonly otherMetadata: Readonly<Record<string, string>>;
-}
-
-/** The checkpoint moved under us (the host or another instance wrote it): re-read, never overwrite. */
-export class CheckpointMovedError extends Error {
-  readonly code = 'CHECKPOINT_MOVED';
-  override readonly name = 'CheckpointMovedError';
 }
 
 const statusOf = (error: unknown) => (error as { statusCode?: unknown }).statusCode;

@@ -1,4 +1,4 @@
-/** Typed errors of incoming events. */
+/** Typed errors of incoming events and of the checkpoints they are read behind. */
 
 /** The event can never be processed as it is (not JSON, wrong schema, rejected by the sink as invalid). */
 export class PoisonEventError extends Error {
@@ -13,6 +13,12 @@ export class PoisonEventError extends Error {
 export class FutureReadingError extends Error {
   readonly code = 'FUTURE_TIMESTAMP';
   override readonly name = 'FutureReadingError';
+}
+
+/** The checkpoint moved under us (the host or another instance wrote it): re-read, never overwrite. */
+export class CheckpointMovedError extends Error {
+  readonly code = 'CHECKPOINT_MOVED';
+  override readonly name = 'CheckpointMovedError';
 }
 
 export const isPoisonEventError = (e: unknown): e is PoisonEventError => e instanceof PoisonEventError;

@@ -6,15 +6,9 @@ import {
 import type { TokenCredential } from '@azure/core-auth';
 
 import { withDependencySpan } from '../kernel/dependencySpan';
-import type { EmailMessage, EmailSender } from './emailSender';
+import { type EmailMessage, type EmailSender, requireRecipients, requireSender } from './emailSender';
 import { classifyAcsError } from './classifyAcsError';
-import {
-  EmailConfigError,
-  EmailDeliveryError,
-  EmailRejectedError,
-  requireRecipients,
-  requireSender,
-} from './emailErrors';
+import { EmailConfigError, EmailDeliveryError, EmailRejectedError } from './errors';
 
 export type AcsTlsSettings = NonNullable<EmailClientOptions['tlsOptions']>;
 

@@ -1,4 +1,4 @@
-import { EmailDeliveryError, type EmailError, EmailRejectedError } from './emailErrors';
+import { EmailDeliveryError, type EmailError, EmailRejectedError } from './errors';
 
 /** The poller throws a plain Error for a failed operation; its state (or, when beginSend's first poll threw, its fixed wording) says so. */
 const OPERATION_ENDED = /long-running operation has (failed|been canceled)/i;

@@ -1,14 +1,7 @@
 import { createTransport } from 'nodemailer';
 
-import type { EmailSender } from './emailSender';
-import {
-  EmailConfigError,
-  EmailDeliveryError,
-  type EmailError,
-  EmailRejectedError,
-  requireRecipients,
-  requireSender,
-} from './emailErrors';
+import { type EmailSender, requireRecipients, requireSender } from './emailSender';
+import { EmailConfigError, EmailDeliveryError, type EmailError, EmailRejectedError } from './errors';
 
 export interface SmtpEmailSenderOptions {
   readonly host: string;

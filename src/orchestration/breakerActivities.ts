@@ -8,11 +8,11 @@ import {
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import { describeMaintenance, HELD_BY_MAINTENANCE, type MaintenanceRecord } from '../control/maintenance';
 import { setDisabledWithOutcome } from '../control/triggerSwitchOutcome';
-import { EmailError } from '../notify/emailErrors';
+import { EmailError } from '../notify/errors';
 import type { EmailSender } from '../notify/emailSender';
 import type { NoticeLedger } from '../notify/noticeLedger';
 import { reviveStoredEmail, reviveStoredWebhook } from '../notify/storedNotices';
-import { isWebhookRejectedError } from '../notify/webhook/webhookErrors';
+import { isWebhookRejectedError } from '../notify/webhook/errors';
 import type { WebhookSender } from '../notify/webhook/webhookSender';
 import { ensureError } from '../kernel/ensureError';
 import type { Logger } from '../kernel/logger';

@@ -1,10 +1,5 @@
 import type { BreakerOrchestrationInput } from './breakerStatus';
-
-/** Thrown when the orchestration is started with an input that is not a breaker input. */
-export class InvalidOrchestrationInputError extends Error {
-  readonly code = 'INVALID_ORCHESTRATION_INPUT';
-  override readonly name = 'InvalidOrchestrationInputError';
-}
+import { InvalidOrchestrationInputError } from './errors';
 
 export function parseOrchestrationInput(value: unknown): BreakerOrchestrationInput {
   if (typeof value !== 'object' || value === null)

@@ -12,6 +12,7 @@ import {
 } from './breakerActivities';
 import type { BreakerNotice } from './breakerNotice';
 import { type BreakerOrchestratorSettings, makeBreakerOrchestrator } from './breakerOrchestrator';
+import { InvalidActivityInputError } from './errors';
 
 /**
  * Registers the breaker orchestrator and its activities. Dependencies are resolved on the first
@@ -55,12 +56,6 @@ export function registerBreakerOrchestration(
   activity(BreakerActivity.resetWindow, () => acts().resetWindow());
   activity(BreakerActivity.readState, () => acts().readState());
   activity(BreakerActivity.drainSaved, (_input, context) => acts().drainSaved(context));
-}
-
-/** Thrown when an activity receives an input the orchestrator never sends. */
-export class InvalidActivityInputError extends Error {
-  readonly code = 'INVALID_ACTIVITY_INPUT';
-  override readonly name = 'InvalidActivityInputError';
 }
 
 function asString(value: unknown, what: string): string {

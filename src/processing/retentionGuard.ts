@@ -2,7 +2,8 @@ import type { ContainerClient } from '@azure/storage-blob';
 
 import type { AcquirePartitionLease } from '../deadLetters/partitionLease';
 import type { SavedEvents } from '../deadLetters/savedEvents';
-import { CheckpointMovedError, moveCheckpoint, readCheckpointBlob } from '../hub/checkpointMove';
+import { moveCheckpoint, readCheckpointBlob } from '../hub/checkpointMove';
+import { CheckpointMovedError } from '../hub/errors';
 import { heldInPartition } from '../hub/heldBacklog';
 import type { HubEventReader } from '../hub/hubEventReader';
 import type { HubReader } from '../hub/hubReader';

@@ -164,8 +164,6 @@ function factsOf(error: unknown): Facts {
 /** Whether the per-event retry should try the same event again. */
 export const classifyError = (error: unknown): FailureKind => classifyFailure(error).kind;
 export const isTransient = (error: unknown): boolean => classifyError(error) === 'transient';
-/** Whether any event would fail the same way now (the batch is held, not dead-lettered). */
-export const isOutageLike = (error: unknown): boolean => classifyFailure(error).scope === 'outage';
 /** The storage service's error code of a failure (for the log of a refused request), if it has one. */
 export function serviceCodeOf(error: unknown): string | undefined {
   for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {

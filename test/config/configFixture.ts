@@ -1,4 +1,4 @@
-import { ConfigError } from '../../src/config/configError';
+import { ConfigError } from '../../src/config/errors';
 import { loadConfig } from '../../src/config/loadConfig';
 
 /** The fewest settings a local start needs; tests spread their own on top. */

@@ -11,14 +11,10 @@ import type { DeadLetter } from '../../src/deadLetters/deadLetter';
 import { TransientSinkError } from '../../src/sinks/errors';
 import { makeHomeActivityTableSink } from '../../src/sinks/homeActivityTableSink';
 import { blobDeadLetterArchive, PARKED_SUFFIX } from '../../src/deadLetters/deadLetterArchive';
-import { InvalidDeadLetterMessageError } from '../../src/deadLetters/deadLetterMessage';
+import { InvalidDeadLetterMessageError, RedriveFailedError } from '../../src/deadLetters/errors';
 import { queueRedriveDeferral } from '../../src/deadLetters/redriveDeferral';
 import { queueRedriveRefusal } from '../../src/deadLetters/redriveRefusal';
-import {
-  RedriveFailedError,
-  makeRedriveHandler,
-  type RedriveDeps,
-} from '../../src/deadLetters/redriveHandler';
+import { makeRedriveHandler, type RedriveDeps } from '../../src/deadLetters/redriveHandler';
 import { REDRIVE_FUNCTION, registerRedrive } from '../../src/deadLetters/registerRedrive';
 import { testAppEnv } from '../support/appEnv';
 import { bindingOfType, invokeRpc } from '../../sim/host/fakeFunctionsCore';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { refuseToken } from '../../src/approval/approvalRefusal';
 import { approvalLink, signApprovalToken, verifyApprovalToken } from '../../src/approval/approvalToken';
-import { EmailConfigError, EmailDeliveryError, EmailRejectedError } from '../../src/notify/emailErrors';
+import { EmailConfigError, EmailDeliveryError, EmailRejectedError } from '../../src/notify/errors';
 import { tripNotice } from '../../src/notify/messages/tripNotice';
 import { makeSmtpEmailSender } from '../../src/notify/smtpEmailSender';
 import { freePort } from '../../sim/services/freePort';

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { WebhookDeliveryError } from '../../src/notify/webhook/webhookErrors';
+import { WebhookDeliveryError } from '../../src/notify/webhook/errors';
 import type { WebhookNotice } from '../../src/notify/webhook/webhookNotice';
 import { makeWebhookSender } from '../../src/notify/webhook/webhookSender';
 

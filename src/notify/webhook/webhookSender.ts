@@ -2,7 +2,7 @@ import type { WebhookFormat } from './webhookBodies';
 import type { Clock } from '../../kernel/clock';
 import { readBoundedBody } from '../../sinks/boundedBody';
 import { webhookBody } from './webhookBodies';
-import { WebhookDeliveryError, WebhookRejectedError } from './webhookErrors';
+import { WebhookDeliveryError, WebhookRejectedError } from './errors';
 import type { WebhookNotice } from './webhookNotice';
 import { signStandardWebhook, signWebhook, StandardWebhookHeader, WebhookHeader } from './webhookSignature';
 import { httpAttributes, recordHttpStatus, withDependencySpan } from '../../kernel/dependencySpan';

@@ -24,13 +24,3 @@ export class EmailRejectedError extends EmailError {
   readonly retryable = false;
   override readonly name = 'EmailRejectedError';
 }
-
-/** Checked when a sender is built, so a bad setting fails at start-up rather than at the first trip. */
-export function requireSender(sender: string): void {
-  if (sender.trim() === '')
-    throw new EmailConfigError('EMAIL_SENDER is empty: set the From address of breaker emails');
-}
-
-export function requireRecipients(to: readonly string[]): void {
-  if (to.length === 0) throw new EmailConfigError('the message has no recipients: set APPROVERS');
-}
