@@ -70,9 +70,9 @@ export function makeBreakerOrchestrator(
 
     /**
      * A switch activity's result, read for the decisions (`outcome`), and as the history holds it
-     * (`recorded`) for the notices: the notice input of a history written before the one outcome type
-     * holds the earlier `{ ok }` shape, and a replay must schedule the very same input (readNotice
-     * reads either shape).
+     * (`recorded`), which the notices carry unchanged: in a history written before the one outcome
+     * type it is the earlier `{ ok }` shape (whatever its type says), and a replay must schedule the
+     * very notice inputs that history recorded. The notice activities read it through readNotice.
      */
     function* control(
       name: BreakerActivityName,
