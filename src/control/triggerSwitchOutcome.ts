@@ -1,7 +1,10 @@
 import type { TriggerSwitch } from './triggerSwitch';
 import { isTriggerSwitchError } from './triggerSwitchErrors';
 
-/** What switching the trigger achieved, as a serialisable value for activities, status and emails. */
+/**
+ * What switching the trigger achieved, as a serialisable value: the activity's result, the custom
+ * status, the notices (email and webhook). Read a stored one back with parseSwitchOutcome.
+ */
 export type TriggerSwitchOutcome =
   | { readonly kind: 'switched'; readonly disabled: boolean }
   /** Local mode: nothing was written; the soft OPEN state holds the stream. */
@@ -35,9 +38,13 @@ export async function setDisabledWithOutcome(
   }
 }
 
-/** The outcome to report once every retry of a retryable failure is spent. */
-export function failedOutcome(disabled: boolean, error: unknown): TriggerSwitchOutcome {
-  const message = error instanceof Error ? error.message : String(error);
-  const code = isTriggerSwitchError(error) ? error.code : 'TRIGGER_SWITCH_UNKNOWN';
-  return { kind: 'failed', disabled, code, retryable: true, message };
+/** What the orchestrator reports once every attempt of a retryable failure is spent. */
+export function failedAfterRetries(
+  disabled: boolean,
+  attempts: number,
+  error: unknown,
+): TriggerSwitchOutcome {
+  const reason = error instanceof Error ? error.message : String(error);
+  const message = `gave up after ${attempts} attempts: ${reason}`;
+  return { kind: 'failed', disabled, code: 'RETRIES_EXHAUSTED', retryable: true, message };
 }

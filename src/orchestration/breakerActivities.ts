@@ -7,7 +7,8 @@ import {
 } from '../breaker/breakerStore';
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import { describeMaintenance, HELD_BY_MAINTENANCE, type MaintenanceRecord } from '../control/maintenance';
-import { setDisabledWithOutcome } from '../control/triggerSwitchOutcome';
+import { parseSwitchOutcome } from '../control/parseSwitchOutcome';
+import { setDisabledWithOutcome, type TriggerSwitchOutcome } from '../control/triggerSwitchOutcome';
 import { EmailError } from '../notify/errors';
 import type { EmailSender } from '../notify/emailSender';
 import type { NoticeLedger } from '../notify/noticeLedger';
@@ -20,8 +21,6 @@ import type { Clock } from '../kernel/clock';
 import type { BreakerMessageBuilder } from './breakerMessages';
 import type { BreakerNotice, NoticeFacts } from './breakerNotice';
 import type { BreakerWebhookBuilder } from './breakerWebhookNotices';
-import type { ControlOutcome } from './breakerStatus';
-import { toControlOutcome } from './controlOutcome';
 import { type EpisodeSettings, episodeSettingsOf } from './episodeSettings';
 import { failuresIn } from '../breaker/breakerPolicy';
 import { sendNoticeOnce } from './noticeOnce';
@@ -81,9 +80,23 @@ export interface SkippedWrite {
   readonly skipped: string;
 }
 
-export type GuardedControl = ControlOutcome | SkippedWrite;
+export type GuardedControl = TriggerSwitchOutcome | SkippedWrite;
 
 export const isSkippedWrite = (value: GuardedControl): value is SkippedWrite => 'skipped' in value;
+
+/**
+ * A switch activity's result as the orchestrator reads it back from the history (where a history
+ * written before the one outcome type holds the earlier `{ ok }` shape): `disabled` is the switch asked.
+ */
+export function readGuardedControl(value: unknown, disabled: boolean): GuardedControl {
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Partial<SkippedWrite>).skipped === 'string'
+  )
+    return { skipped: (value as SkippedWrite).skipped };
+  return parseSwitchOutcome(value, disabled);
+}
 
 export interface TransitionInput {
   readonly from: BreakerStateName;
@@ -119,10 +132,8 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
   };
 
   // Transient failures are thrown (callActivityWithRetry tries again); permanent ones come back as values.
-  const setTrigger = async (functionName: string, disabled: boolean): Promise<ControlOutcome> =>
-    toControlOutcome(
-      await setDisabledWithOutcome(deps.triggerSwitch, deps.controlMode, functionName, disabled),
-    );
+  const setTrigger = (functionName: string, disabled: boolean): Promise<TriggerSwitchOutcome> =>
+    setDisabledWithOutcome(deps.triggerSwitch, deps.controlMode, functionName, disabled);
 
   return {
     /** Confirms the trip is the store's current OPEN episode (the trigger made it OPEN atomically). */
@@ -165,10 +176,11 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
         // A refusal the operators must act on: the episode goes on to probation, the email says why.
         const message = describeMaintenance(maintenance);
         logger.warn(`did not enable the trigger for trip ${tripId}: ${message}`);
-        return { ok: false, permanent: true, code: HELD_BY_MAINTENANCE, message };
+        return { kind: 'failed', disabled: false, code: HELD_BY_MAINTENANCE, retryable: false, message };
       }
       const outcome = await setTrigger(functionName, false);
-      if (outcome.ok && options.record) await audit(tripId, { resumedAt: deps.clock.now() }, logger);
+      if (outcome.kind !== 'failed' && options.record)
+        await audit(tripId, { resumedAt: deps.clock.now() }, logger);
       return outcome;
     },
 

@@ -6,7 +6,6 @@ import { reminder } from '../notify/messages/reminder';
 import { resumed } from '../notify/messages/resumed';
 import { tripNotice } from '../notify/messages/tripNotice';
 import type { BreakerNotice, NoticeFacts } from './breakerNotice';
-import { toSwitchOutcome } from './controlOutcome';
 import { enableFailedMessage } from './enableFailedMessage';
 
 /** Renders a notice as an email. */
@@ -50,7 +49,7 @@ export function makeBreakerMessages(settings: BreakerMessageSettings): BreakerMe
       case 'tripped':
       case 'reminder': {
         const common = {
-          switchOutcome: toSwitchOutcome(notice.disable, true),
+          switchOutcome: notice.disable,
           to,
           functionName: notice.functionName,
           trip:
@@ -72,7 +71,7 @@ export function makeBreakerMessages(settings: BreakerMessageSettings): BreakerMe
           tripId: notice.tripId,
           approvedBy: notice.approvedBy,
           approvedAt: at,
-          switchOutcome: toSwitchOutcome(notice.enable, false),
+          switchOutcome: notice.enable,
           probation: settings.probation,
         });
       case 'enable-failed':

@@ -1,6 +1,7 @@
 import type { HeldBacklog } from '../hub/heldBacklog';
 import type { TripRecord } from '../breaker/breakerStore';
-import type { ControlOutcome } from './breakerStatus';
+import { parseSwitchOutcome } from '../control/parseSwitchOutcome';
+import type { TriggerSwitchOutcome } from '../control/triggerSwitchOutcome';
 
 /**
  * What the orchestrator asks the email activity to say. The activity adds what only I/O can know
@@ -10,15 +11,19 @@ export type BreakerNotice =
   | (NoticeBase & {
       readonly kind: 'tripped';
       readonly failuresInWindow: number | undefined;
-      readonly disable: ControlOutcome;
+      readonly disable: TriggerSwitchOutcome;
     })
   | (NoticeBase & {
       readonly kind: 'reminder';
       readonly reminder: number;
       readonly maxReminders: number;
-      readonly disable: ControlOutcome;
+      readonly disable: TriggerSwitchOutcome;
     })
-  | (NoticeBase & { readonly kind: 'resumed'; readonly approvedBy: string; readonly enable: ControlOutcome })
+  | (NoticeBase & {
+      readonly kind: 'resumed';
+      readonly approvedBy: string;
+      readonly enable: TriggerSwitchOutcome;
+    })
   | (NoticeBase & { readonly kind: 'enable-failed'; readonly approvedBy: string; readonly message: string })
   | (NoticeBase & { readonly kind: 'closed' });
 
@@ -30,6 +35,25 @@ interface NoticeBase {
 }
 
 export type BreakerNoticeKind = BreakerNotice['kind'];
+
+/**
+ * A notice as the email and webhook activities receive it (their input, from the history). The
+ * orchestrator passes the switch activity's result on as it was recorded, so that a history written
+ * before the one outcome type schedules the same notice input on replay; such a notice holds the
+ * earlier `{ ok }` shape, read here, as any other shape, through parseSwitchOutcome.
+ */
+export function readNotice(input: Readonly<Record<string, unknown>>): BreakerNotice {
+  const notice = input as unknown as BreakerNotice;
+  switch (notice.kind) {
+    case 'tripped':
+    case 'reminder':
+      return { ...notice, disable: parseSwitchOutcome(input.disable, true) };
+    case 'resumed':
+      return { ...notice, enable: parseSwitchOutcome(input.enable, false) };
+    default:
+      return notice;
+  }
+}
 
 /** Facts the email activity looks up before rendering a notice. */
 export interface NoticeFacts {

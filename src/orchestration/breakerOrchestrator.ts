@@ -1,6 +1,7 @@
 import * as df from 'durable-functions';
 import type { OrchestrationContext, OrchestrationHandler } from 'durable-functions';
 
+import { failedAfterRetries, type TriggerSwitchOutcome } from '../control/triggerSwitchOutcome';
 import { BreakerActivity, type BreakerActivityName } from './activityNames';
 import { awaitApproval, type SideTask, type Steps } from './awaitApproval';
 import {
@@ -9,6 +10,7 @@ import {
   type GuardedControl,
   isSkippedWrite,
   type OpenTripResult,
+  readGuardedControl,
   type StoreSnapshot,
   type TransitionInput,
 } from './breakerActivities';
@@ -66,17 +68,23 @@ export function makeBreakerOrchestrator(
     const call = (name: BreakerActivityName, activityInput?: unknown) =>
       dfx.callActivityWithRetry(name, retry, activityInput);
 
-    function* control(name: BreakerActivityName, activityInput: unknown): Steps<GuardedControl> {
+    /**
+     * A switch activity's result, read for the decisions (`outcome`), and as the history holds it
+     * (`recorded`), which the notices carry unchanged: in a history written before the one outcome
+     * type it is the earlier `{ ok }` shape (whatever its type says), and a replay must schedule the
+     * very notice inputs that history recorded. The notice activities read it through readNotice.
+     */
+    function* control(
+      name: BreakerActivityName,
+      activityInput: { readonly functionName: string; readonly tripId: string; readonly record?: boolean },
+      disabled: boolean,
+    ): Steps<{ outcome: GuardedControl; recorded: TriggerSwitchOutcome }> {
       try {
-        return (yield call(name, activityInput)) as GuardedControl;
+        const result: unknown = yield call(name, activityInput);
+        return { outcome: readGuardedControl(result, disabled), recorded: result as TriggerSwitchOutcome };
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        return {
-          ok: false,
-          permanent: false,
-          code: 'RETRIES_EXHAUSTED',
-          message: `gave up after ${retrySettings.maxAttempts} attempts: ${message}`,
-        };
+        const outcome = failedAfterRetries(disabled, retrySettings.maxAttempts, error);
+        return { outcome, recorded: outcome };
       }
     }
 
@@ -114,7 +122,11 @@ export function makeBreakerOrchestrator(
 
     function* resumeAfterLostStore(approvedBy: string): Steps<BreakerStatus> {
       log('the breaker store has lost this trip: re-enabling on the approval, without probation');
-      const enable = yield* control(BreakerActivity.enableTrigger, { functionName, tripId });
+      const { outcome: enable, recorded } = yield* control(
+        BreakerActivity.enableTrigger,
+        { functionName, tripId },
+        false,
+      );
       if (isSkippedWrite(enable)) return supersede(`did not enable the trigger: ${enable.skipped}`);
       publish({
         phase: 'closed',
@@ -122,9 +134,9 @@ export function makeBreakerOrchestrator(
         detail: 'the breaker store had lost the trip; re-enabled on approval',
       });
       yield* notify(
-        enable.ok
-          ? { ...base(), kind: 'resumed', approvedBy, enable }
-          : { ...base(), kind: 'enable-failed', approvedBy, message: enable.message },
+        enable.kind === 'failed'
+          ? { ...base(), kind: 'enable-failed', approvedBy, message: enable.message }
+          : { ...base(), kind: 'resumed', approvedBy, enable: recorded },
       );
       return status;
     }
@@ -144,21 +156,29 @@ export function makeBreakerOrchestrator(
 
     if (opened.status === 'open') {
       publish({ phase: 'disabling' });
-      const disable = yield* control(BreakerActivity.disableTrigger, { functionName, tripId });
+      const { outcome: disable, recorded } = yield* control(
+        BreakerActivity.disableTrigger,
+        { functionName, tripId },
+        true,
+      );
       // Re-read before every ARM write: a forced reset (or a newer trip) ends this episode here.
       if (isSkippedWrite(disable)) {
         // An earlier attempt may have written the disable before the host restart that the write
         // causes killed it: unless the store is OPEN (another trip holds the trigger), enable it again.
-        const undo = yield* control(BreakerActivity.enableTrigger, { functionName, tripId, record: false });
+        const { outcome: undo } = yield* control(
+          BreakerActivity.enableTrigger,
+          { functionName, tripId, record: false },
+          false,
+        );
         return supersede(`did not disable the trigger: ${disable.skipped}; ${undoneDisable(undo)}`);
       }
-      if (!disable.ok) log(`could not disable the trigger: ${disable.message}`);
+      if (disable.kind === 'failed') log(`could not disable the trigger: ${disable.message}`);
       publish({ phase: 'notifying', disable });
       const tripped = yield* notifyBesideWait({
         ...base(),
         kind: 'tripped',
         failuresInWindow: input.failuresInWindow,
-        disable,
+        disable: recorded,
       });
 
       // Right after the email: the link it carries must work at once, whatever the webhook does.
@@ -177,7 +197,7 @@ export function makeBreakerOrchestrator(
             kind: 'reminder',
             reminder: n,
             maxReminders: settings.maxReminders,
-            disable,
+            disable: recorded,
           });
         },
       });
@@ -230,12 +250,16 @@ export function makeBreakerOrchestrator(
         return status;
       }
     }
-    const enable = yield* control(BreakerActivity.enableTrigger, { functionName, tripId });
+    const { outcome: enable, recorded } = yield* control(
+      BreakerActivity.enableTrigger,
+      { functionName, tripId },
+      false,
+    );
     if (isSkippedWrite(enable)) return supersede(`did not enable the trigger: ${enable.skipped}`);
     const approvedBy = status.approvedBy ?? 'unknown';
     publish({ phase: 'probation', enable });
-    if (enable.ok) {
-      yield* notify({ ...base(), kind: 'resumed', approvedBy, enable });
+    if (enable.kind !== 'failed') {
+      yield* notify({ ...base(), kind: 'resumed', approvedBy, enable: recorded });
     } else {
       // Probation still runs (the store is HALF_OPEN); the operators are told to switch it on by hand.
       log(`could not enable the trigger: ${enable.message}`);
@@ -262,5 +286,7 @@ export function makeBreakerOrchestrator(
 
 function undoneDisable(undo: GuardedControl): string {
   if (isSkippedWrite(undo)) return `left it to the open trip (${undo.skipped})`;
-  return undo.ok ? 'made sure it is enabled' : `could not make sure it is enabled: ${undo.message}`;
+  return undo.kind === 'failed'
+    ? `could not make sure it is enabled: ${undo.message}`
+    : 'made sure it is enabled';
 }

@@ -1,3 +1,5 @@
+import { parseSwitchOutcome } from '../control/parseSwitchOutcome';
+import type { TriggerSwitchOutcome } from '../control/triggerSwitchOutcome';
 import { checkPersonName } from '../kernel/personName';
 
 /**
@@ -54,15 +56,6 @@ export const APPROVED_PHASES: readonly BreakerPhase[] = ['resuming', 'probation'
 /** Phases after which an approval changes nothing: approved ones, and an episode that ended early. */
 export const PHASES_AFTER_APPROVAL: readonly BreakerPhase[] = [...APPROVED_PHASES, 'superseded'];
 
-/**
- * Result of switching the trigger. A permanent failure (403: missing role) comes back at once and is
- * never retried; a transient one only after every retry is spent (`permanent: false`). `soft`: no
- * ARM control (local mode), the soft OPEN state holds the stream.
- */
-export type ControlOutcome =
-  | { readonly ok: true; readonly soft: boolean }
-  | { readonly ok: false; readonly permanent: boolean; readonly code: string; readonly message: string };
-
 /** `setCustomStatus` payload and the orchestration's output. Times are ISO strings. */
 export interface BreakerStatus {
   readonly phase: BreakerPhase;
@@ -71,8 +64,9 @@ export interface BreakerStatus {
   readonly startedAt: string;
   readonly updatedAt: string;
   readonly remindersSent: number;
-  readonly disable?: ControlOutcome;
-  readonly enable?: ControlOutcome;
+  /** A transient failure shows only after every retry is spent; `soft`: the soft OPEN state holds the stream. */
+  readonly disable?: TriggerSwitchOutcome;
+  readonly enable?: TriggerSwitchOutcome;
   readonly approvedBy?: string;
   readonly approvedAt?: string;
   /** Last email that could not be sent (the orchestration carries on without it). */
@@ -97,10 +91,18 @@ export function parseApprovalEvent(value: unknown): ApprovalEventData | undefine
   return { tripId, approvedBy: name.ok ? name.name : 'unknown' };
 }
 
-/** Reads the custom status of an instance (from `getStatus`), or undefined when it is not ours. */
+/**
+ * Reads the custom status of an instance (from `getStatus`), or undefined when it is not ours. A
+ * status written before the one outcome type holds the switch outcomes in the earlier `{ ok }` shape.
+ */
 export function parseBreakerStatus(value: unknown): BreakerStatus | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const { phase, tripId } = value as Record<string, unknown>;
+  const { phase, tripId, disable, enable } = value as Record<string, unknown>;
   const known = (BREAKER_PHASES as readonly unknown[]).includes(phase);
-  return known && typeof tripId === 'string' ? (value as BreakerStatus) : undefined;
+  if (!known || typeof tripId !== 'string') return undefined;
+  return {
+    ...(value as BreakerStatus),
+    ...(disable === undefined ? {} : { disable: parseSwitchOutcome(disable, true) }),
+    ...(enable === undefined ? {} : { enable: parseSwitchOutcome(enable, false) }),
+  };
 }

@@ -1,7 +1,13 @@
+import type { TriggerSwitchOutcome } from '../control/triggerSwitchOutcome';
 import { formatTime } from '../web/formatting';
 import { plainOutsideText, type WebhookNotice } from '../notify/webhook/webhookNotice';
 import type { BreakerNotice, NoticeFacts } from './breakerNotice';
-import type { ControlOutcome } from './breakerStatus';
+
+const TRIGGER_FACT: Record<TriggerSwitchOutcome['kind'], string> = {
+  switched: 'disabled',
+  soft: 'held by the soft OPEN state',
+  failed: 'NOT disabled',
+};
 
 /** Renders a notice for the webhook channel. */
 export type BreakerWebhookBuilder = (notice: BreakerNotice, facts: NoticeFacts) => WebhookNotice;
@@ -22,12 +28,12 @@ export function makeBreakerWebhookNotices(settings: {
       at: notice.at,
       dashboardUrl,
     };
-    const tripFacts = (disable: ControlOutcome): [string, string][] => [
+    const tripFacts = (disable: TriggerSwitchOutcome): [string, string][] => [
       ['Trip id', notice.tripId],
       ['Cause', facts.trip?.cause ?? 'threshold'],
       ['Failures in window', facts.trip ? String(facts.trip.failuresInWindow) : 'unknown'],
       ['Dead letters', facts.deadLetterCount === undefined ? 'unknown' : String(facts.deadLetterCount)],
-      ['Trigger', disable.ok ? (disable.soft ? 'held by the soft OPEN state' : 'disabled') : 'NOT disabled'],
+      ['Trigger', TRIGGER_FACT[disable.kind]],
     ];
     switch (notice.kind) {
       case 'tripped':

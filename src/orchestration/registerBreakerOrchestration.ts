@@ -10,7 +10,7 @@ import {
   makeBreakerActivities,
   type TransitionInput,
 } from './breakerActivities';
-import type { BreakerNotice } from './breakerNotice';
+import { readNotice } from './breakerNotice';
 import { type BreakerOrchestratorSettings, makeBreakerOrchestrator } from './breakerOrchestrator';
 import { InvalidActivityInputError } from './errors';
 
@@ -47,10 +47,10 @@ export function registerBreakerOrchestration(
     });
   });
   activity(BreakerActivity.sendEmail, (input, context) =>
-    acts().sendEmail(asRecord(input) as unknown as BreakerNotice, context),
+    acts().sendEmail(readNotice(asRecord(input)), context),
   );
   activity(BreakerActivity.sendWebhook, (input, context) =>
-    acts().sendWebhook(asRecord(input) as unknown as BreakerNotice, context),
+    acts().sendWebhook(readNotice(asRecord(input)), context),
   );
   activity(BreakerActivity.transition, (input, context) => acts().transition(asTransition(input), context));
   activity(BreakerActivity.resetWindow, () => acts().resetWindow());

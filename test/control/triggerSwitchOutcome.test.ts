@@ -6,7 +6,7 @@ import {
   TriggerSwitchPermissionError,
   TriggerSwitchTransientError,
 } from '../../src/control/triggerSwitchErrors';
-import { failedOutcome, setDisabledWithOutcome } from '../../src/control/triggerSwitchOutcome';
+import { failedAfterRetries, setDisabledWithOutcome } from '../../src/control/triggerSwitchOutcome';
 
 const failingWith = (error: Error): TriggerSwitch => ({
   setDisabled: () => Promise.reject(error),
@@ -43,13 +43,17 @@ describe('trigger switch outcome (for the orchestration activity)', () => {
   it('rethrows a retryable failure for callActivityWithRetry, and describes it once retries are spent', async () => {
     const error = new TriggerSwitchTransientError('HTTP 503', 503);
     await expect(setDisabledWithOutcome(failingWith(error), 'arm', 'F', true)).rejects.toBe(error);
-    expect(failedOutcome(true, error)).toMatchObject({
+    // The orchestrator sees the activity's failure (not the switch's error) after the last attempt.
+    expect(failedAfterRetries(true, 3, new Error('Activity function failed: HTTP 503'))).toEqual({
       kind: 'failed',
-      code: 'TRIGGER_SWITCH_TRANSIENT',
+      disabled: true,
+      code: 'RETRIES_EXHAUSTED',
       retryable: true,
+      message: 'gave up after 3 attempts: Activity function failed: HTTP 503',
     });
-    expect(failedOutcome(false, new Error('activity failed'))).toMatchObject({
-      code: 'TRIGGER_SWITCH_UNKNOWN',
+    expect(failedAfterRetries(false, 2, 'timed out')).toMatchObject({
+      disabled: false,
+      message: /timed out$/,
     });
   });
 });

@@ -21,7 +21,10 @@ describe('the breaker on the real Durable extension', () => {
 
     const probation = await untilPhase(h, instanceId, 'probation');
     expect(h.isDisabled()).toBe(false);
-    expect(probation.customStatus).toMatchObject({ approvedBy: 'On-call operator', enable: { ok: true } });
+    expect(probation.customStatus).toMatchObject({
+      approvedBy: 'On-call operator',
+      enable: { kind: 'switched', disabled: false },
+    });
 
     const done = await untilEnded(h, instanceId);
     expect(done.runtimeStatus).toBe('Completed');

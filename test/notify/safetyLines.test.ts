@@ -32,7 +32,7 @@ const held: HeldBacklog = {
   oldestUnknown: undefined,
 };
 const base = { tripId: trip.tripId, functionName: 'ProcessSensorEvents', at: new Date(NOW).toISOString() };
-const disable = { ok: true, soft: false } as const;
+const disable = { kind: 'switched', disabled: true } as const;
 
 describe('approval emails say whether approving is safe', () => {
   it('a reminder carries the downstream probe line and the held backlog, and names the environment', () => {

@@ -49,7 +49,7 @@ describe('breaker activities (against the Table store)', () => {
   it('switches the trigger: soft in local mode; a transient failure is thrown for the retry policy', async () => {
     const e = await newEpisode();
     const local = makeBreakerActivities({ ...e.deps, controlMode: 'local' }, SETTINGS);
-    expect(await local.disableTrigger(FN, e.tripId)).toEqual({ ok: true, soft: true });
+    expect(await local.disableTrigger(FN, e.tripId)).toEqual({ kind: 'soft', disabled: true });
     // Enabling happens after the approval (HALF_OPEN); while OPEN it is refused without a write.
     const acts = makeBreakerActivities(e.deps, SETTINGS);
     expect(await acts.enableTrigger(FN, e.tripId, silentLogger)).toEqual({
@@ -70,7 +70,7 @@ describe('breaker activities (against the Table store)', () => {
         functionName: FN,
         at: new Date(T0).toISOString(),
         failuresInWindow: 6,
-        disable: { ok: true, soft: false },
+        disable: { kind: 'switched', disabled: true },
       },
       silentLogger,
     );

@@ -92,7 +92,7 @@ describe('breaker functions: a trip end to end', () => {
     expect(host.customStatus).toMatchObject({
       phase: 'awaiting-approval',
       tripId,
-      disable: { ok: true, soft: true },
+      disable: { kind: 'soft', disabled: true },
     });
 
     // The same batch re-run by the host's retry policy is held again and starts nothing new.

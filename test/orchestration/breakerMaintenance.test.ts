@@ -111,7 +111,7 @@ describe('a trip during maintenance', () => {
     await e.host.run();
     expect(e.status()).toMatchObject({
       phase: 'probation',
-      enable: { ok: false, permanent: true, code: HELD_BY_MAINTENANCE },
+      enable: { kind: 'failed', disabled: false, retryable: false, code: HELD_BY_MAINTENANCE },
     });
     expect(e.triggerSwitch.calls.filter((c) => !c.disabled)).toEqual([]);
     const notice = e.email.sent.at(-1);

@@ -28,7 +28,10 @@ describe('breaker orchestration: failing activities', () => {
       [1, false],
       [2, true],
     ]);
-    expect(e.status()).toMatchObject({ phase: 'awaiting-approval', disable: { ok: true, soft: false } });
+    expect(e.status()).toMatchObject({
+      phase: 'awaiting-approval',
+      disable: { kind: 'switched', disabled: true },
+    });
     expect(e.triggerSwitch.disabled.get('ProcessSensorEvents')).toBe(true);
   });
 
@@ -40,8 +43,9 @@ describe('breaker orchestration: failing activities', () => {
     await untilAwaitingApproval(e);
     expect(e.triggerSwitch.calls).toHaveLength(1);
     expect(e.status().disable).toEqual({
-      ok: false,
-      permanent: true,
+      kind: 'failed',
+      disabled: true,
+      retryable: false,
       code: 'TRIGGER_SWITCH_PERMISSION',
       message: 'missing role Website Contributor on the app',
     });
@@ -62,7 +66,7 @@ describe('breaker orchestration: failing activities', () => {
     expect(e.triggerSwitch.calls).toHaveLength(SETTINGS.retry.maxAttempts);
     expect(e.status()).toMatchObject({
       phase: 'awaiting-approval',
-      disable: { ok: false, permanent: false, code: 'RETRIES_EXHAUSTED' },
+      disable: { kind: 'failed', disabled: true, retryable: true, code: 'RETRIES_EXHAUSTED' },
     });
   });
 
@@ -98,7 +102,10 @@ describe('breaker orchestration: failing activities', () => {
     await untilAwaitingApproval(e);
     e.triggerSwitch.failAlways(new TriggerSwitchPermissionError('role removed', 403));
     await e.host.deliver(APPROVAL_EVENT, { tripId: e.tripId, approvedBy: 'oncall@example.test' });
-    expect(e.status()).toMatchObject({ phase: 'probation', enable: { ok: false, permanent: true } });
+    expect(e.status()).toMatchObject({
+      phase: 'probation',
+      enable: { kind: 'failed', disabled: false, retryable: false },
+    });
     expect(e.subjects().at(-1)).toMatch(/approved but NOT restarted/);
   });
 });

@@ -16,13 +16,17 @@ describe('breaker orchestration: the approval path', () => {
     expect(e.email.sent).toHaveLength(1);
     expect(e.subjects()[0]).toMatch(/stopped: approval needed/);
     expect(e.email.sent[0]!.text).toMatch(/https:\/\/breakwater\.example\.test\/api\/approve\?token=/);
-    expect(e.status()).toMatchObject({ phase: 'awaiting-approval', tripId: e.tripId, disable: { ok: true } });
+    expect(e.status()).toMatchObject({
+      phase: 'awaiting-approval',
+      tripId: e.tripId,
+      disable: { kind: 'switched', disabled: true },
+    });
 
     await e.host.deliver(APPROVAL_EVENT, { tripId: e.tripId, approvedBy: 'oncall@example.test' });
     expect(e.status()).toMatchObject({
       phase: 'probation',
       approvedBy: 'oncall@example.test',
-      enable: { ok: true },
+      enable: { kind: 'switched', disabled: false },
     });
     expect((await e.store.getState()).state).toBe('HALF_OPEN');
     expect(e.triggerSwitch.calls.map((c) => c.disabled)).toEqual([true, false]);

@@ -73,7 +73,10 @@ describe('breaker orchestration: the webhook channel', () => {
     for (let i = 0; i < SETTINGS.retry.maxAttempts; i++) await e.host.fireNextTimer();
 
     expect(e.activities(BreakerActivity.sendWebhook)).toHaveLength(SETTINGS.retry.maxAttempts);
-    expect(e.status()).toMatchObject({ phase: 'awaiting-approval', disable: { ok: true } });
+    expect(e.status()).toMatchObject({
+      phase: 'awaiting-approval',
+      disable: { kind: 'switched', disabled: true },
+    });
     expect(e.status().webhookError).toMatch(/^tripped: webhook 127\.0\.0\.1:\d+ unreachable/);
     expect(e.status().webhookError).not.toMatch(/hooks\/down/);
     expect((await e.store.getState()).state).toBe('OPEN');
