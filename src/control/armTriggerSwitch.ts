@@ -6,7 +6,7 @@ import type { Logger } from '../kernel/logger';
 import { type ArmTarget, classifyArmError } from './classifyArmError';
 import { disabledSettingName, readSwitch } from './switchReading';
 import type { TriggerSwitch } from './triggerSwitch';
-import { TriggerSwitchVerificationError } from './triggerSwitchErrors';
+import { TriggerSwitchVerificationError } from './errors';
 
 export interface ArmTriggerSwitchOptions {
   readonly target: ArmTarget;

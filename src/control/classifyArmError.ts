@@ -3,7 +3,7 @@ import {
   TriggerSwitchRequestError,
   type TriggerSwitchError,
   TriggerSwitchTransientError,
-} from './triggerSwitchErrors';
+} from './errors';
 
 export interface ArmTarget {
   readonly subscriptionId: string;

@@ -1,5 +1,5 @@
 import type { TriggerSwitch } from './triggerSwitch';
-import { isTriggerSwitchError } from './triggerSwitchErrors';
+import { isTriggerSwitchError } from './errors';
 
 /**
  * What switching the trigger achieved, as a serialisable value: the activity's result, the custom

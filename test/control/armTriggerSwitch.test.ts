@@ -8,7 +8,7 @@ import {
   TriggerSwitchTransientError,
   TriggerSwitchVerificationError,
   type TriggerSwitchError,
-} from '../../src/control/triggerSwitchErrors';
+} from '../../src/control/errors';
 import { silentLogger } from '../../src/kernel/logger';
 import { type ArmServer, staticTokenCredential, startArmServer } from '../../sim/azure/armServer';
 import { freePort } from '../../sim/services/freePort';

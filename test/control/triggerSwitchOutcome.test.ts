@@ -5,7 +5,7 @@ import type { TriggerSwitch } from '../../src/control/triggerSwitch';
 import {
   TriggerSwitchPermissionError,
   TriggerSwitchTransientError,
-} from '../../src/control/triggerSwitchErrors';
+} from '../../src/control/errors';
 import { failedAfterRetries, setDisabledWithOutcome } from '../../src/control/triggerSwitchOutcome';
 
 const failingWith = (error: Error): TriggerSwitch => ({

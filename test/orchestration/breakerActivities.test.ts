@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { TriggerSwitchTransientError } from '../../src/control/triggerSwitchErrors';
+import { TriggerSwitchTransientError } from '../../src/control/errors';
 import { verifyApprovalToken } from '../../src/approval/approvalToken';
 import { makeBreakerActivities } from '../../src/orchestration/breakerActivities';
 import { silentLogger } from '../../src/kernel/logger';

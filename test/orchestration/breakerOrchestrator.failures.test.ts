@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   TriggerSwitchPermissionError,
   TriggerSwitchTransientError,
-} from '../../src/control/triggerSwitchErrors';
+} from '../../src/control/errors';
 import { EmailRejectedError } from '../../src/notify/errors';
 import { APPROVAL_EVENT, BREAKER_ORCHESTRATOR } from '../../src/orchestration/orchestrationIds';
 import { BreakerActivity } from '../../src/orchestration/activityNames';

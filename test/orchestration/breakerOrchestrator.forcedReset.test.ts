@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { TriggerSwitchTransientError } from '../../src/control/triggerSwitchErrors';
+import { TriggerSwitchTransientError } from '../../src/control/errors';
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
 import { FN, newEpisode, registerBreaker, SETTINGS, T0, untilAwaitingApproval } from './breakerFixture';
 

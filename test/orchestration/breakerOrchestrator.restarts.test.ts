@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { TriggerSwitchTransientError } from '../../src/control/triggerSwitchErrors';
+import { TriggerSwitchTransientError } from '../../src/control/errors';
 import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import { BreakerActivity } from '../../src/orchestration/activityNames';
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
