@@ -299,7 +299,8 @@ export async function runSchedule(
 /**
  * Runs `runs` random schedules against the whole app in `redisWorld` and checks after recovery: zero
  * lost, partitions written in order, convergence per key, one orchestration per trip, trigger enabled,
- * breaker CLOSED. Also checks that the schedules tripped the breaker and stopped the store at least once.
+ * breaker CLOSED; a never-approved schedule also at its end, before the approval. Also checks that the
+ * schedules tripped the breaker and stopped the store at least once.
  */
 export async function checkNoEventLost(
   redisWorld: RedisWorld,
@@ -309,7 +310,7 @@ export async function checkNoEventLost(
     readonly runPrefix: string;
     /** fast-check's replay path of one failing schedule (printed with a failure). */
     readonly path?: string;
-    /** The hub the app reads (the world's settings name it): schedules approving after the retention run on it. */
+    /** The hub the app reads (the world's settings name it): schedules approving after the retention, or never, run on it. */
     readonly served?: ServedHub;
   },
 ): Promise<void> {
