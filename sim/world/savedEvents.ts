@@ -55,6 +55,12 @@ export class SavedEventsWatch {
     return this.seen;
   }
 
+  /** Those of `keys` still saved now: not drained to the sink (and removed) yet. */
+  async left(): Promise<Set<string>> {
+    const now = new Set([...(await this.list()).keys()].map(savedKeyOf));
+    return new Set([...this.seen].filter((key) => now.has(key)));
+  }
+
   private async list(): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     try {

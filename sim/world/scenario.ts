@@ -27,6 +27,11 @@ export interface ScenarioPlan extends HostFaults, EventPlan {
   /** Seconds between an approval email arriving and the operator clicking its link. */
   readonly approveAfter: number;
   /**
+   * The operator follows no link before this second of the run (away, whatever the emails say), then
+   * each one already `approveAfter` old at once; default: no such absence.
+   */
+  readonly approveNotBefore?: number;
+  /**
    * How long the hub keeps an event, in simulated seconds (older events expire, read or not); default
    * the world's (`WorldOptions.retentionMs`, else the deployed hub's in infra/).
    */
@@ -80,6 +85,14 @@ export interface ScenarioHooks {
    * Event Hubs client can read (the demo's approval page shows what is held). Default: a fresh model.
    */
   readonly hub?: Pick<ServedHub, 'hub' | 'onCheckpoint'> & Partial<Pick<ServedHub, 'loadCheckpoint'>>;
+  /**
+   * A look at the run so far at second `at` (if the run gets there), after that second's round and
+   * before its approvals: the report as it stands, unsettled (a mid-run check of the invariants).
+   */
+  readonly midRun?: {
+    readonly at: number;
+    readonly check: (soFar: ScenarioReport) => void | Promise<void>;
+  };
 }
 
 /** Timeline wording (the tests and the demo match on it). */
@@ -107,6 +120,8 @@ export interface ScenarioReport {
   readonly retentionMs: number;
   /** `partition/sequence` of the events the app saved (retention guard) during the run, drained or not. */
   readonly saved: ReadonlySet<string>;
+  /** Those of `saved` still in the app's storage when the report was made (not drained to the sink yet). */
+  readonly savedLeft: ReadonlySet<string>;
   readonly deadLetters: readonly DeadLetterMessage[];
   readonly host: TriggerHostModel;
   readonly timeline: readonly TimelineEntry[];
@@ -164,6 +179,31 @@ export async function runScenario(
   let wasListening = true;
   let second = 0;
   let settled = false;
+  // Dead letters are read off the queue (and removed): a mid-run look keeps what it read for the end.
+  const deadLetters: DeadLetterMessage[] = [];
+  const readDeadLetters = async () => {
+    for (const m of await world.drainDeadLetters())
+      if ((m.properties as { run?: string } | undefined)?.run === plan.run) deadLetters.push(m);
+    return [...deadLetters];
+  };
+  const report = async (settledNow: boolean): Promise<ScenarioReport> => {
+    await saved.poll();
+    return {
+      sent: hub.all(),
+      expired: hub.expired(),
+      retentionMs: hub.retention,
+      saved: new Set(saved.keys),
+      savedLeft: await saved.left(),
+      deadLetters: await readDeadLetters(),
+      host,
+      timeline: [...timeline],
+      approvals: [...approvals],
+      orchestrationIds: world.durable.starts.slice(startsBefore).map((s) => s.instanceId),
+      mailsBefore,
+      seconds: second,
+      settled: settledNow,
+    };
+  };
   const followLink =
     hooks.followLink ?? ((_link: string, waitedSeconds: number) => waitedSeconds >= plan.approveAfter);
   const makeEvent =
@@ -216,8 +256,9 @@ export async function runScenario(
     }
     // What the app saved, seen before an approval can start draining it (and now and then).
     if (second % SAVED_POLL_SECONDS === 0) await saved.poll();
+    if (hooks.midRun?.at === second) await hooks.midRun.check(await report(false));
     for (const [link, seenAt] of linkSeen) {
-      if (!followLink(link, second - seenAt)) continue;
+      if (second < (plan.approveNotBefore ?? 0) || !followLink(link, second - seenAt)) continue;
       linkSeen.delete(link);
       await saved.poll();
       const result = await world.approve(link, 'On-call operator');
@@ -257,23 +298,7 @@ export async function runScenario(
     world.clock.advance(1000);
   }
 
-  await saved.poll();
-  return {
-    sent: hub.all(),
-    expired: hub.expired(),
-    retentionMs: hub.retention,
-    saved: saved.keys,
-    deadLetters: (await world.drainDeadLetters()).filter(
-      (m) => (m.properties as { run?: string } | undefined)?.run === plan.run,
-    ),
-    host,
-    timeline,
-    approvals,
-    orchestrationIds: world.durable.starts.slice(startsBefore).map((s) => s.instanceId),
-    mailsBefore,
-    seconds: second,
-    settled,
-  };
+  return report(settled);
 }
 
 export const keyOf = (partitionId: string | null | undefined, sequenceNumber: number | null | undefined) =>

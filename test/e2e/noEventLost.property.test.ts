@@ -10,8 +10,10 @@ import { type ServedHub, startServedHub } from '../../sim/world/servedHub';
 // is lost, partitions are written in order, every key converges, every trip has exactly one
 // orchestration and the trigger is enabled; an outage dead-letters nothing. The host's own faults too:
 // several instances and partition moves, timeouts, restarts on settings edits, duplicate starts. And
-// approvals after the hub's retention: what waited longer must have been saved, not lost. PROPERTY_RUNS, PROPERTY_SEED and PROPERTY_PATH widen the search or replay one schedule
-// (`npm run soak`).
+// approvals after the hub's retention: what waited longer must have been saved, not lost; and trips
+// nobody approves before the schedule's end, checked then (held or saved, none expired) and again once
+// approved and settled. PROPERTY_RUNS, PROPERTY_SEED and PROPERTY_PATH widen the search or replay one
+// schedule (`npm run soak`).
 const runs = Number(process.env.PROPERTY_RUNS ?? 8);
 const seed = Number(process.env.PROPERTY_SEED ?? 20261129);
 // PROPERTY_PATH replays one schedule of a failure report (with its PROPERTY_SEED).
@@ -20,7 +22,7 @@ const path = process.env.PROPERTY_PATH;
 let redisWorld: RedisWorld;
 let served: ServedHub;
 beforeAll(async () => {
-  // The hubs keep events PROPERTY_RETENTION_SECONDS: some schedules approve after that. Those run on a
+  // The hubs keep events PROPERTY_RETENTION_SECONDS: some schedules approve after that, or never. Those run on a
   // hub the app reads (served by the Event Hubs peer), as the retention guard does in Azure.
   served = await startServedHub({
     storageConnectionString: inject('storageConnectionString'),

@@ -6,8 +6,14 @@ import { BreakwaterWorld } from '../../sim/world/breakwaterWorld';
 import { runScenario, type ScenarioPlan } from '../../sim/world/scenario';
 import { invariantViolations } from './invariants/invariants';
 import { emailsPerTrip } from './invariants/tripEmails';
-import { type DrawnSchedule, runSchedule } from './property/faultProperty';
+import {
+  type DrawnSchedule,
+  neverApprovedUntil,
+  PROPERTY_RETENTION_SECONDS,
+  runSchedule,
+} from './property/faultProperty';
 import { RedisWorld } from './worlds/redisWorld';
+import { type ServedHub, startServedHub } from '../../sim/world/servedHub';
 
 // Schedules the soak (`npm run soak`) or the model check (model/README.md) once found failing, kept as
 // named runs on the real code so they stay fixed.
@@ -78,6 +84,66 @@ describe('schedules the soak found', () => {
       'stray form of the switch set: AzureWebJobs_ProcessSensorEvents_Disabled=1 (host restarts)',
     );
   });
+});
+
+describe('a schedule nobody approves before its end, on a hub the app reads', () => {
+  // The property's never-approved share, fixed: a trip whose events wait past the hub's retention with
+  // no approval at all. At the schedule's end each waiting event is held or saved by the retention
+  // guard, none expired unprocessed; approved then, the saved events reach the sink and the run settles.
+  let redisWorld: RedisWorld;
+  let served: ServedHub;
+  beforeAll(async () => {
+    served = await startServedHub({
+      storageConnectionString: inject('storageConnectionString'),
+      partitions: 2,
+      namePrefix: 'never',
+      key: 'never-local-key',
+    });
+    redisWorld = await RedisWorld.create(inject('storageConnectionString'), {
+      freshModules: () => vi.resetModules(),
+      retentionMs: PROPERTY_RETENTION_SECONDS * 1000,
+      settings: served.settings,
+    });
+    served.followClock(() => redisWorld.world.clock.now());
+  });
+  afterAll(async () => {
+    await redisWorld.close();
+    await served.close();
+  });
+
+  it('holds G1 before the approval (held or saved, none expired) and G1–G3 once approved and settled', async () => {
+    const schedule: DrawnSchedule = {
+      base: { partitions: 2, events: 80, sendSeconds: 10, homes: 6, poisonEvery: 0, approveAfter: 30 },
+      outages: [],
+      crashes: [],
+      storeOutage: undefined,
+      operator: { forcedResetAt: undefined, hostileEvery: 0 },
+      limits: { sensorsPerHome: undefined, keyChar: undefined },
+      host: {
+        instances: 1,
+        steals: [],
+        timeouts: [],
+        settingsEdits: [],
+        wire: { longs: false },
+        startConflict: 'refuse',
+        watchdogRacesTrigger: false,
+      },
+      never: { pastRetention: 30, outage: { from: 2, to: 40 } },
+    };
+    const until = neverApprovedUntil(schedule, redisWorld.world.retentionMs) ?? 0;
+    const { report, problems, neverApproved } = await runSchedule(
+      redisWorld,
+      schedule,
+      'never1',
+      undefined,
+      served,
+    );
+    expect(problems).toEqual([]);
+    expect(neverApproved).toBe(true);
+    expect(report.saved.size).toBeGreaterThan(0);
+    expect(report.approvals.length).toBeGreaterThan(0);
+    expect(report.approvals.every((a) => a.second >= until)).toBe(true);
+  }, 120_000);
 });
 
 describe('the model check: a slow restart kills the trip notice activity (KILL_ANY_ACTIVITY)', () => {

@@ -45,6 +45,25 @@ const lateApprovalArbitrary = (sendSeconds: number) =>
     },
   );
 
+/**
+ * About one schedule in ten nobody approves within the run (one in eight of those not approving late,
+ * drawn after `late`): the operator is away until this long past the retention and the last send, with
+ * an outage while events are sent, so what waits outlives the hub's retention unless the guard saves it.
+ */
+const neverApprovedArbitrary = (sendSeconds: number) =>
+  fc.oneof(
+    { weight: 7, arbitrary: fc.constant(undefined) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        pastRetention: fc.integer({ min: 1, max: 60 }),
+        outage: fc
+          .tuple(fc.integer({ min: 0, max: Math.floor(sendSeconds / 2) }), fc.integer({ min: 15, max: 90 }))
+          .map(([from, length]) => ({ from, to: from + length })),
+      }),
+    },
+  );
+
 /** A fault window that starts while events are still being sent. */
 const windowDuring = (sendSeconds: number) =>
   fc
@@ -83,6 +102,7 @@ export const planArbitrary = fc
       host: hostFaultsArbitrary(base.sendSeconds),
       limits: limitsArbitrary,
       late: lateApprovalArbitrary(base.sendSeconds),
+      never: neverApprovedArbitrary(base.sendSeconds),
     }),
   );
 
@@ -97,11 +117,28 @@ const limitsArbitrary = fc.record({
 });
 
 type Drawn = typeof planArbitrary extends fc.Arbitrary<infer T> ? T : never;
-/** A schedule as `planArbitrary` draws it (`late` optional: schedules written out before it existed). */
-export type DrawnSchedule = Omit<Drawn, 'late'> & Partial<Pick<Drawn, 'late'>>;
+/**
+ * A schedule as `planArbitrary` draws it (`late` and `never` optional: schedules written out before they
+ * existed).
+ */
+export type DrawnSchedule = Omit<Drawn, 'late' | 'never'> & Partial<Pick<Drawn, 'late' | 'never'>>;
 
 /** Whether the schedule's operator approves only after the hub's retention (of the world's hubs). */
 export const approvesAfterRetention = (arbitrary: DrawnSchedule) => arbitrary.late !== undefined;
+
+/** Whether nobody approves before the schedule's end (a late approval, when drawn too, wins). */
+export const neverApproves = (arbitrary: DrawnSchedule) =>
+  arbitrary.late === undefined && arbitrary.never !== undefined;
+
+/**
+ * The second the never-approving schedule ends (its events sent, the retention and `pastRetention` more
+ * gone by): nobody approved before it, then the operator approves and the run settles. Undefined for the
+ * other schedules.
+ */
+export function neverApprovedUntil(arbitrary: DrawnSchedule, retentionMs: number): number | undefined {
+  if (!neverApproves(arbitrary) || arbitrary.never === undefined) return undefined;
+  return arbitrary.base.sendSeconds + Math.ceil(retentionMs / 1000) + arbitrary.never.pastRetention;
+}
 
 /**
  * The schedule with its late approval (if drawn) applied: the approval after the retention, one more
@@ -119,6 +156,32 @@ function withLateApproval(arbitrary: DrawnSchedule, retentionMs: number): DrawnS
   };
 }
 
+/**
+ * The schedule with its never-approved wait (if drawn) applied: one more outage and, as for a late
+ * approval, nobody else ends the wait. The absence itself is the plan's `approveNotBefore`.
+ */
+function withNeverApproved(arbitrary: DrawnSchedule): DrawnSchedule {
+  if (!neverApproves(arbitrary) || arbitrary.never === undefined) return arbitrary;
+  return {
+    ...arbitrary,
+    outages: [...arbitrary.outages, arbitrary.never.outage],
+    storeOutage: undefined,
+    operator: { ...arbitrary.operator, forcedResetAt: undefined },
+  };
+}
+
+/** The breaker stayed OPEN, with no approval, longer than the retention until the report was made. */
+function waitedPastRetentionUnapproved(soFar: ScenarioReport): boolean {
+  const breaker = soFar.timeline.filter((t) => t.what.startsWith('breaker '));
+  const opened = breaker.find((t) => t.what === 'breaker OPEN')?.second;
+  return (
+    opened !== undefined &&
+    breaker.at(-1)?.what === 'breaker OPEN' &&
+    soFar.approvals.length === 0 &&
+    (soFar.seconds - opened) * 1000 > soFar.retentionMs
+  );
+}
+
 /** The run approved (HTTP 200) a trip that had been open longer than the retention. */
 export function approvedAfterRetention(report: ScenarioReport): boolean {
   const opened = report.timeline.find((t) => t.what === 'breaker OPEN')?.second;
@@ -130,8 +193,11 @@ export function approvedAfterRetention(report: ScenarioReport): boolean {
 
 /**
  * Runs one schedule as run `run` and returns what the invariants found (nothing, when it holds). A
- * schedule that approves after the retention runs on `served` (when given, a hub the app reads, as in
- * Azure: the retention guard reads what waits), replaced by a fresh one of the schedule's partitions.
+ * schedule that approves after the retention, or never within the run, runs on `served` (when given, a hub
+ * the app reads, as in Azure: the retention guard reads what waits), replaced by a fresh one of the
+ * schedule's partitions. A never-approving one is also checked at its end, before anyone approves
+ * (`midRun`: what waits is held or saved, none expired unprocessed), then approved and checked settled;
+ * `neverApproved` says its trip really waited past the retention.
  */
 export async function runSchedule(
   redisWorld: RedisWorld,
@@ -139,11 +205,16 @@ export async function runSchedule(
   run: string,
   timingCounts: TimingCounts = { lateTimers: 0, earlyTimers: 0 },
   served?: ServedHub,
-): Promise<{ readonly report: ScenarioReport; readonly problems: string[] }> {
+): Promise<{
+  readonly report: ScenarioReport;
+  readonly problems: string[];
+  readonly neverApproved: boolean;
+}> {
   const { world } = redisWorld;
-  const hub = served && approvesAfterRetention(drawn) ? served : undefined;
+  const hub = served && (approvesAfterRetention(drawn) || neverApproves(drawn)) ? served : undefined;
   await hub?.replaceHub(drawn.base.partitions);
-  const arbitrary = withLateApproval(drawn, world.retentionMs);
+  const until = neverApprovedUntil(drawn, world.retentionMs);
+  const arbitrary = withNeverApproved(withLateApproval(drawn, world.retentionMs));
   const { base, outages, crashes, storeOutage, host } = arbitrary;
   const lastFault = Math.max(
     0,
@@ -169,6 +240,7 @@ export async function runSchedule(
     // every hub the app consumes).
     ...(hub === undefined ? { retentionSeconds: deployedRetentionMs() / 1000 } : {}),
     minSeconds: lastFault + 1,
+    ...(until === undefined ? {} : { approveNotBefore: until }),
     maxSeconds: 2_000,
     happenings: storeOutage
       ? [
@@ -185,15 +257,34 @@ export async function runSchedule(
         ]
       : [],
   };
-  const report = await runScenario(
-    world,
-    applyOperatorFaults(world, plan, arbitrary.operator),
-    hub ? { hub } : {},
-  );
-  countTimers(world, report.orchestrationIds, timingCounts);
-  const problems = await invariantViolations(world, report, run, {
-    storeLostTrips: storeOutage !== undefined,
+  const problems: string[] = [];
+  let neverApproved = false;
+  const midRun =
+    until === undefined
+      ? {}
+      : {
+          midRun: {
+            at: until,
+            check: async (soFar: ScenarioReport) => {
+              neverApproved = waitedPastRetentionUnapproved(soFar);
+              const found = await invariantViolations(world, soFar, run, {
+                storeLostTrips: storeOutage !== undefined,
+                midRun: true,
+              });
+              problems.push(...found.map((p) => `at ${until} s, nobody approved yet: ${p}`));
+            },
+          },
+        };
+  const report = await runScenario(world, applyOperatorFaults(world, plan, arbitrary.operator), {
+    ...(hub ? { hub } : {}),
+    ...midRun,
   });
+  countTimers(world, report.orchestrationIds, timingCounts);
+  problems.push(
+    ...(await invariantViolations(world, report, run, {
+      storeLostTrips: storeOutage !== undefined,
+    })),
+  );
   // These schedules' only downstream faults are outages and partitions never move (a fault kind
   // about one event, or steals, would set these facts for its schedules): an outage dead-letters
   // nothing and each partition's first writes are in sequence order.
@@ -202,13 +293,14 @@ export async function runSchedule(
     partitionsMoved: report.host.instances.moves > 0,
   };
   problems.push(...outageViolations(world, report, run, facts));
-  return { report, problems };
+  return { report, problems, neverApproved };
 }
 
 /**
  * Runs `runs` random schedules against the whole app in `redisWorld` and checks after recovery: zero
  * lost, partitions written in order, convergence per key, one orchestration per trip, trigger enabled,
- * breaker CLOSED. Also checks that the schedules tripped the breaker and stopped the store at least once.
+ * breaker CLOSED; a never-approved schedule also at its end, before the approval. Also checks that the
+ * schedules tripped the breaker and stopped the store at least once.
  */
 export async function checkNoEventLost(
   redisWorld: RedisWorld,
@@ -218,7 +310,7 @@ export async function checkNoEventLost(
     readonly runPrefix: string;
     /** fast-check's replay path of one failing schedule (printed with a failure). */
     readonly path?: string;
-    /** The hub the app reads (the world's settings name it): schedules approving after the retention run on it. */
+    /** The hub the app reads (the world's settings name it): schedules approving after the retention, or never, run on it. */
     readonly served?: ServedHub;
   },
 ): Promise<void> {
@@ -227,6 +319,7 @@ export async function checkNoEventLost(
   let storeOutages = 0;
   let forcedResets = 0;
   let lateApprovals = 0;
+  let neverApproved = 0;
   const seenHost = { restarts: 0, moves: 0, delayedRestarts: 0, backwards: 0, killedActivities: 0 };
   const timingCounts: TimingCounts = { lateTimers: 0, earlyTimers: 0 };
   const limits = { wideHomes: 0, fullHomes: 0, keyChars: 0 };
@@ -241,14 +334,11 @@ export async function checkNoEventLost(
         switching.failed = true;
       orderings.add(orderingOf(redisWorld.world));
       const redeliveriesBefore = redisWorld.world.durable.redeliveries.length;
-      const { report, problems } = await runSchedule(
-        redisWorld,
-        arbitrary,
-        run,
-        timingCounts,
-        options.served,
-      );
-      if (approvedAfterRetention(report)) lateApprovals++;
+      const outcome = await runSchedule(redisWorld, arbitrary, run, timingCounts, options.served);
+      const { report, problems } = outcome;
+      // A never-approved trip is approved at the schedule's end, after the retention too: counted once.
+      if (outcome.neverApproved) neverApproved++;
+      else if (approvedAfterRetention(report)) lateApprovals++;
       if (arbitrary.limits.sensorsPerHome === 16) limits.wideHomes++;
       if (arbitrary.limits.sensorsPerHome === 120) limits.fullHomes++;
       if (arbitrary.limits.keyChar !== undefined) limits.keyChars++;
@@ -279,7 +369,8 @@ export async function checkNoEventLost(
       `${seenHost.delayedRestarts} delayed restarts, ${seenHost.killedActivities} activities killed and re-delivered, ` +
       `${seenHost.backwards} backwards checkpoints, ${timingCounts.lateTimers} late and ${timingCounts.earlyTimers} early timers; ` +
       `limits: ${limits.wideHomes} schedules with 16 sensors per home, ${limits.fullHomes} with 120, ${limits.keyChars} with a key character the service refuses; ` +
-      `${lateApprovals} with approval after the retention (${redisWorld.world.retentionMs / 1000} s)`,
+      `${lateApprovals} with approval after the retention (${redisWorld.world.retentionMs / 1000} s), ` +
+      `${neverApproved} never approved`,
   );
   // The schedules must actually exercise the breaker and the store outages, not only quiet runs.
   expect(trips).toBeGreaterThan(0);
@@ -289,5 +380,7 @@ export async function checkNoEventLost(
   expect(seenHost.moves).toBeGreaterThan(0);
   // About one schedule in five approves after the retention: a long enough run must have one.
   if (options.runs >= 20) expect(lateApprovals).toBeGreaterThan(0);
+  // About one in ten nobody approves before its end (past the retention): a long enough run must have one.
+  if (options.runs >= 40) expect(neverApproved).toBeGreaterThan(0);
   if (options.runs > 1 && !switching.failed) expect([...orderings].sort()).toEqual(['key', 'partition']);
 }
