@@ -32,7 +32,7 @@ export function readInTurn<T>(
   const previous = queue.get(partitionId) ?? Promise.resolve();
   const read = previous.then(() => {
     abortSignal.throwIfAborted();
-    return subscribeOnce(client, partitionId, options, take, abortSignal);
+    return subscribeOnce();
   });
   const settled = read.then(
     () => undefined,
@@ -43,52 +43,46 @@ export function readInTurn<T>(
     if (queue.get(partitionId) === settled) queue.delete(partitionId);
   });
   return read;
-}
 
-function subscribeOnce<T>(
-  client: EventHubConsumerClient,
-  partitionId: string,
-  options: SubscribeOptions,
-  take: (events: ReceivedEventData[]) => Take<T>,
-  abortSignal: AbortSignal,
-): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    let done = false;
-    const finish = (settle: () => void) => {
-      if (done) return;
-      done = true;
-      abortSignal.removeEventListener('abort', onAbort);
-      // Settle only once the subscription is closed, so that the next read in turn can subscribe.
-      void subscription
-        .close()
-        .catch(() => undefined)
-        .then(settle);
-    };
-    const onAbort = () => {
-      finish(() => {
-        reject(ensureError(abortSignal.reason));
-      });
-    };
-    const subscription = client.subscribe(
-      partitionId,
-      {
-        processEvents: (events) => {
-          const taken = take(events);
-          if (taken.done)
+  function subscribeOnce(): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      let done = false;
+      const finish = (settle: () => void) => {
+        if (done) return;
+        done = true;
+        abortSignal.removeEventListener('abort', onAbort);
+        // Settle only once the subscription is closed, so that the next read in turn can subscribe.
+        void subscription
+          .close()
+          .catch(() => undefined)
+          .then(settle);
+      };
+      const onAbort = () => {
+        finish(() => {
+          reject(ensureError(abortSignal.reason));
+        });
+      };
+      const subscription = client.subscribe(
+        partitionId,
+        {
+          processEvents: (events) => {
+            const taken = take(events);
+            if (taken.done)
+              finish(() => {
+                resolve(taken.value);
+              });
+            return Promise.resolve();
+          },
+          processError: (error) => {
             finish(() => {
-              resolve(taken.value);
+              reject(ensureError(error));
             });
-          return Promise.resolve();
+            return Promise.resolve();
+          },
         },
-        processError: (error) => {
-          finish(() => {
-            reject(ensureError(error));
-          });
-          return Promise.resolve();
-        },
-      },
-      options,
-    );
-    abortSignal.addEventListener('abort', onAbort, { once: true });
-  });
+        options,
+      );
+      abortSignal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
 }

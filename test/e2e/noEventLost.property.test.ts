@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, inject, it, vi } from 'vitest';
+import { describe, it } from 'vitest';
 
-import { checkNoEventLost, PROPERTY_RETENTION_SECONDS } from './property/faultProperty';
-import { RedisWorld } from './worlds/redisWorld';
-import { type ServedHub, startServedHub } from '../../sim/world/servedHub';
+import { checkNoEventLost } from './property/faultProperty';
+import { useServedRedisWorld } from './property/servedWorld';
 
 // Random fault schedules against the whole app: downstream outages, poison events, breaker-store
 // (Redis) outages, crashes, approval delays, partition counts and batch sizes, an operator's forced
@@ -19,39 +18,19 @@ const seed = Number(process.env.PROPERTY_SEED ?? 20261129);
 // PROPERTY_PATH replays one schedule of a failure report (with its PROPERTY_SEED).
 const path = process.env.PROPERTY_PATH;
 
-let redisWorld: RedisWorld;
-let served: ServedHub;
-beforeAll(async () => {
-  // The hubs keep events PROPERTY_RETENTION_SECONDS: some schedules approve after that, or never. Those run on a
-  // hub the app reads (served by the Event Hubs peer), as the retention guard does in Azure.
-  served = await startServedHub({
-    storageConnectionString: inject('storageConnectionString'),
-    partitions: 4,
-    namePrefix: 'property',
-    key: 'property-local-key',
-  });
-  // A restart rebuilds the app's memory as a new process would (the host restarts on settings changes).
-  redisWorld = await RedisWorld.create(inject('storageConnectionString'), {
-    freshModules: () => vi.resetModules(),
-    retentionMs: PROPERTY_RETENTION_SECONDS * 1000,
-    settings: served.settings,
-  });
-  served.followClock(() => redisWorld.world.clock.now());
-});
-afterAll(async () => {
-  await redisWorld.close();
-  await served.close();
-});
+// The hubs keep events PROPERTY_RETENTION_SECONDS: some schedules approve after that, or never. Those run on a
+// hub the app reads (served by the Event Hubs peer), as the retention guard does in Azure.
+const worlds = useServedRedisWorld({ partitions: 4, namePrefix: 'property', key: 'property-local-key' });
 
 describe('property: nothing is lost under random fault schedules', () => {
   it(
     'holds G1 (zero lost), G2 (order, convergence), G3 (one orchestration per trip) and ends enabled and CLOSED',
     () =>
-      checkNoEventLost(redisWorld, {
+      checkNoEventLost(worlds.redisWorld, {
         runs,
         seed,
         runPrefix: 'p',
-        served,
+        served: worlds.served,
         ...(path === undefined ? {} : { path }),
       }),
     runs * 120_000,

@@ -6,14 +6,9 @@ import { BreakwaterWorld } from '../../sim/world/breakwaterWorld';
 import { runScenario, type ScenarioPlan } from '../../sim/world/scenario';
 import { invariantViolations } from './invariants/invariants';
 import { emailsPerTrip } from './invariants/tripEmails';
-import {
-  type DrawnSchedule,
-  neverApprovedUntil,
-  PROPERTY_RETENTION_SECONDS,
-  runSchedule,
-} from './property/faultProperty';
+import { type DrawnSchedule, neverApprovedUntil, runSchedule } from './property/faultProperty';
 import { RedisWorld } from './worlds/redisWorld';
-import { type ServedHub, startServedHub } from '../../sim/world/servedHub';
+import { useServedRedisWorld } from './property/servedWorld';
 
 // Schedules the soak (`npm run soak`) or the model check (model/README.md) once found failing, kept as
 // named runs on the real code so they stay fixed.
@@ -90,26 +85,7 @@ describe('a schedule nobody approves before its end, on a hub the app reads', ()
   // The property's never-approved share, fixed: a trip whose events wait past the hub's retention with
   // no approval at all. At the schedule's end each waiting event is held or saved by the retention
   // guard, none expired unprocessed; approved then, the saved events reach the sink and the run settles.
-  let redisWorld: RedisWorld;
-  let served: ServedHub;
-  beforeAll(async () => {
-    served = await startServedHub({
-      storageConnectionString: inject('storageConnectionString'),
-      partitions: 2,
-      namePrefix: 'never',
-      key: 'never-local-key',
-    });
-    redisWorld = await RedisWorld.create(inject('storageConnectionString'), {
-      freshModules: () => vi.resetModules(),
-      retentionMs: PROPERTY_RETENTION_SECONDS * 1000,
-      settings: served.settings,
-    });
-    served.followClock(() => redisWorld.world.clock.now());
-  });
-  afterAll(async () => {
-    await redisWorld.close();
-    await served.close();
-  });
+  const worlds = useServedRedisWorld({ partitions: 2, namePrefix: 'never', key: 'never-local-key' });
 
   it('holds G1 before the approval (held or saved, none expired) and G1–G3 once approved and settled', async () => {
     const schedule: DrawnSchedule = {
@@ -130,13 +106,13 @@ describe('a schedule nobody approves before its end, on a hub the app reads', ()
       },
       never: { pastRetention: 30, outage: { from: 2, to: 40 } },
     };
-    const until = neverApprovedUntil(schedule, redisWorld.world.retentionMs) ?? 0;
+    const until = neverApprovedUntil(schedule, worlds.redisWorld.world.retentionMs) ?? 0;
     const { report, problems, neverApproved } = await runSchedule(
-      redisWorld,
+      worlds.redisWorld,
       schedule,
       'never1',
       undefined,
-      served,
+      worlds.served,
     );
     expect(problems).toEqual([]);
     expect(neverApproved).toBe(true);
