@@ -54,10 +54,10 @@ async function main() {
   const source = locateRedis();
   const [azurite, redis] = await Promise.all([
     startAzurite(),
-    source.kind === 'server' ? startRedis() : undefined,
+    source.kind === 'url' ? { url: source.url, stop: () => Promise.resolve() } : startRedis(),
   ]);
   const context: BenchContext = {
-    redisUrl: source.kind === 'url' ? source.url : (redis?.url ?? ''),
+    redisUrl: redis.url,
     storageConnectionString: azurite.connectionString,
     print: (line) => {
       process.stdout.write(`${line}\n`);
@@ -78,7 +78,7 @@ async function main() {
       );
     }
   } finally {
-    await Promise.all([azurite.stop(), redis?.stop()]);
+    await Promise.all([azurite.stop(), redis.stop()]);
   }
 }
 
