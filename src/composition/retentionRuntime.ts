@@ -49,8 +49,6 @@ export function drainSavedFor(runtime: Runtime) {
     const result = await drainSavedEvents(savedEventsFor(runtime), runtime.processBatch, {
       invocationId: 'drain-saved',
       logger,
-      // The activity has no host re-runs: it gives a held batch the re-runs the live path would.
-      attempts: runtime.config.processing.outage.isolateAfterReruns + 1,
     });
     return { drained: result.drained, dead: result.dead };
   };

@@ -29,11 +29,29 @@ export interface SavedEvents {
   read(partitionId: string, sequenceNumbers: readonly number[]): Promise<ReceivedEvent[]>;
   /** Removes saved events after they reached the sink (a missing blob is already removed). */
   remove(partitionId: string, sequenceNumbers: readonly number[]): Promise<void>;
+  /** Held drain runs of the batch that starts at this saved event (its blob's metadata); 0 when none. */
+  heldRuns(partitionId: string, sequenceNumber: number): Promise<number>;
+  /** Records `runs` held drain runs on this saved event's blob (gone: nothing to record). */
+  recordHeldRun(partitionId: string, sequenceNumber: number, runs: number): Promise<void>;
   /** How many are saved in all (for the status, the page and the heartbeat). */
   count(): Promise<{ readonly total: number; readonly byPartition: Readonly<Record<string, number>> }>;
 }
 
 const PARALLEL = 16;
+/** Blob metadata: how many drain runs held the batch that starts at this saved event. */
+const HELD_RUNS = 'drainheldruns';
+
+/**
+ * The event a blob name stands for, or undefined for a name this store does not write (`007.json`, a
+ * sub-folder, another extension): such a blob is not a saved event, and reading it back by its number
+ * would miss it for good.
+ */
+function savedNameParts(name: string): { partitionId: string; sequenceNumber: number } | undefined {
+  const m = /^saved\/([^/]+)\/(\d+)\.json$/.exec(name);
+  if (m?.[1] === undefined || m[2] === undefined) return undefined;
+  const sequenceNumber = Number(m[2]);
+  return name === savedBlobName(m[1], sequenceNumber) ? { partitionId: m[1], sequenceNumber } : undefined;
+}
 
 /** The blob's JSON: everything the processing path needs to apply the event as if the hub delivered it. */
 const savedEventJson = z.object({
@@ -106,8 +124,8 @@ export function makeSavedEvents(container: ContainerClient): SavedEvents {
   const sequenceNumbers = async (partitionId: string) =>
     (await list(`${SAVED_PREFIX}${partitionId}/`))
       .flatMap((name) => {
-        const m = /\/(\d+)\.json$/.exec(name);
-        return m?.[1] === undefined ? [] : [Number(m[1])];
+        const saved = savedNameParts(name);
+        return saved?.partitionId === partitionId ? [saved.sequenceNumber] : [];
       })
       .sort((a, b) => a - b);
 
@@ -144,8 +162,8 @@ export function makeSavedEvents(container: ContainerClient): SavedEvents {
     async partitions() {
       const ids = new Set<string>();
       for (const name of await list(SAVED_PREFIX)) {
-        const id = name.slice(SAVED_PREFIX.length).split('/')[0];
-        if (id) ids.add(id);
+        const id = savedNameParts(name)?.partitionId;
+        if (id !== undefined) ids.add(id);
       }
       return [...ids].sort((a, b) => Number(a) - Number(b));
     },
@@ -176,12 +194,35 @@ export function makeSavedEvents(container: ContainerClient): SavedEvents {
       );
     },
 
+    async heldRuns(partitionId, seq) {
+      try {
+        const { metadata } = await container
+          .getBlockBlobClient(savedBlobName(partitionId, seq))
+          .getProperties();
+        const runs = Number(metadata?.[HELD_RUNS] ?? 0);
+        return Number.isSafeInteger(runs) && runs > 0 ? runs : 0;
+      } catch (error) {
+        if ((error as { statusCode?: unknown }).statusCode === 404) return 0;
+        throw error;
+      }
+    },
+
+    async recordHeldRun(partitionId, seq, runs) {
+      try {
+        await container
+          .getBlockBlobClient(savedBlobName(partitionId, seq))
+          .setMetadata({ [HELD_RUNS]: String(runs) });
+      } catch (error) {
+        if ((error as { statusCode?: unknown }).statusCode !== 404) throw error;
+      }
+    },
+
     async count() {
       const byPartition: Record<string, number> = {};
       let total = 0;
       for (const name of await list(SAVED_PREFIX)) {
-        const id = name.slice(SAVED_PREFIX.length).split('/')[0];
-        if (!id || !name.endsWith('.json')) continue;
+        const id = savedNameParts(name)?.partitionId;
+        if (id === undefined) continue;
         byPartition[id] = (byPartition[id] ?? 0) + 1;
         total++;
       }

@@ -1,9 +1,13 @@
 import type { EventHubConsumerClient, ReceivedEventData, SubscribeOptions } from '@azure/event-hubs';
 
 import { ensureError } from '../kernel/ensureError';
+import { untilAborted } from '../kernel/untilAborted';
 
 /** What a reader makes of one receive: done with a value, or more wanted. */
 export type Take<T> = { readonly done: true; readonly value: T } | { readonly done: false };
+
+/** How long a read waits for its subscription to close before the next read in turn may start. */
+const CLOSE_WAIT_MS = 5_000;
 
 /** Per client, per partition: the end of the last read queued on it (settled, never rejected). */
 const turns = new WeakMap<EventHubConsumerClient, Map<string, Promise<void>>>();
@@ -11,10 +15,10 @@ const turns = new WeakMap<EventHubConsumerClient, Map<string, Promise<void>>>();
 /**
  * Reads one partition through a short-lived subscription, in turn with every other read of the same
  * partition on the same client. The SDK allows one subscriber per partition on a client until that
- * subscription's `close()` has finished ("Partition already has a subscriber."), and the page, the status
- * API, the emails and the retention guard read at overlapping moments; so a read waits for the one before
- * it, closed, rather than failing. The subscription is closed before the read settles. An abort ends the
- * read (the signal's reason); a read queued behind another starts only if its signal is still live.
+ * subscription is closed ("Partition already has a subscriber."), and the page, the status API, the
+ * emails and the retention guard read at overlapping moments; so a read waits for the one before it,
+ * closed, rather than failing. An abort rejects at once with the signal's reason, queued or not; a read
+ * whose signal aborted while queued never subscribes.
  */
 export function readInTurn<T>(
   client: EventHubConsumerClient,
@@ -34,6 +38,7 @@ export function readInTurn<T>(
     abortSignal.throwIfAborted();
     return subscribeOnce();
   });
+  // The caller's answer: the read, or the signal's reason at once (while queued or while closing).
   const settled = read.then(
     () => undefined,
     () => undefined,
@@ -42,7 +47,7 @@ export function readInTurn<T>(
   void settled.then(() => {
     if (queue.get(partitionId) === settled) queue.delete(partitionId);
   });
-  return read;
+  return untilAborted(read, abortSignal);
 
   function subscribeOnce(): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -51,11 +56,10 @@ export function readInTurn<T>(
         if (done) return;
         done = true;
         abortSignal.removeEventListener('abort', onAbort);
-        // Settle only once the subscription is closed, so that the next read in turn can subscribe.
-        void subscription
-          .close()
-          .catch(() => undefined)
-          .then(settle);
+        // Settle once the subscription is closed, so that the next read in turn can subscribe; a close
+        // that stalls (a link being rebuilt) frees the turn after CLOSE_WAIT_MS: the SDK releases its
+        // own gate as soon as close() is called.
+        void closedWithin(subscription, CLOSE_WAIT_MS).then(settle);
       };
       const onAbort = () => {
         finish(() => {
@@ -85,4 +89,15 @@ export function readInTurn<T>(
       abortSignal.addEventListener('abort', onAbort, { once: true });
     });
   }
+}
+
+function closedWithin(subscription: { close(): Promise<void> }, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref();
+  });
+  return Promise.race([subscription.close().catch(() => undefined), waited]).finally(() => {
+    clearTimeout(timer);
+  });
 }

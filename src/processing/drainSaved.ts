@@ -1,6 +1,5 @@
 import type { SavedEvents } from '../deadLetters/savedEvents';
 import type { ReceivedEvent } from '../hub/receivedEvent';
-import { ensureError } from '../kernel/ensureError';
 import type { Logger } from '../kernel/logger';
 import type { BatchProcessor } from './batchProcessor';
 
@@ -9,6 +8,8 @@ export interface DrainResult {
   readonly drained: number;
   readonly dead: number;
   readonly partitions: readonly string[];
+  /** Per partition, the highest sequence number drained (saved meanwhile included). */
+  readonly through: Readonly<Record<string, number>>;
 }
 
 /** Saved events written to the sink per processing call, as the host would deliver a batch. */
@@ -17,12 +18,13 @@ const DRAIN_BATCH = 100;
 /**
  * Writes the saved events to the sink through the normal processing path (the same per-key order,
  * retries, hold and dead-letter rules), partition by partition in sequence order, and removes each
- * batch's blobs only after its batch returned. A held batch is run again, up to `attempts` runs in all
- * with the re-run count rising from `rerun`, so that an event failing alone while the downstream takes
- * the others is dead-lettered as `isolated` on the re-run the live path would isolate it (rather than
- * blocking the drain, and the re-enable behind it, for good). A batch still held after that (the
- * downstream still failing) throws: the breaker then stays disabled and the caller reports it. A re-run
- * (a killed activity) starts again from the oldest blob still there: it repeats, never skips.
+ * batch's blobs only after its batch returned. A batch the processor holds (the downstream still
+ * failing) throws: the breaker then stays disabled and the caller reports it, and the drain runs again
+ * later (the watchdog, a minute on). Each held run is counted on the batch's first saved blob, so the
+ * next run of that batch is its next re-run, as the host counts a held batch's re-runs: an event that
+ * fails alone while the downstream takes the others is dead-lettered as `isolated` on the re-run the
+ * live path would isolate it, rather than blocking the drain, and the re-enable behind it, for good. A
+ * re-run (a killed activity) starts again from the oldest blob still there: it repeats, never skips.
  */
 export async function drainSavedEvents(
   saved: SavedEvents,
@@ -31,30 +33,26 @@ export async function drainSavedEvents(
     readonly invocationId: string;
     readonly logger: Logger;
     readonly partitions?: readonly string[];
-    /** The re-run count of the first run of each batch (the host's, when a held batch drains first). */
+    /** The host's re-run count when a held batch drains its partition first (the larger count wins). */
     readonly rerun?: number;
-    /** Runs of one batch before a hold is thrown (default 1: the caller's own re-runs count them). */
-    readonly attempts?: number;
   },
 ): Promise<DrainResult> {
   let drained = 0;
   let dead = 0;
-  const attempts = Math.max(1, run.attempts ?? 1);
-  const processHeld = async (events: ReceivedEvent[], partitionId: string) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await processBatch(events, {
-          invocationId: run.invocationId,
-          logger: run.logger,
-          finalAttempt: false,
-          rerun: (run.rerun ?? 0) + attempt - 1,
-        });
-      } catch (error) {
-        if (attempt >= attempts) throw error;
-        run.logger.warn(
-          `partition ${partitionId}: saved events held while drained (run ${attempt} of ${attempts}), running them again: ${ensureError(error).message}`,
-        );
-      }
+  const through: Record<string, number> = {};
+  const processHeld = async (events: ReceivedEvent[], partitionId: string, first: number) => {
+    const rerun = Math.max(run.rerun ?? 0, await saved.heldRuns(partitionId, first));
+    try {
+      return await processBatch(events, {
+        invocationId: run.invocationId,
+        logger: run.logger,
+        finalAttempt: false,
+        rerun,
+      });
+    } catch (error) {
+      // Best effort: a count not written makes the next run repeat this re-run, never skip one.
+      await saved.recordHeldRun(partitionId, first, rerun + 1).catch(() => undefined);
+      throw error;
     }
   };
   const partitions = run.partitions ?? (await saved.partitions());
@@ -65,17 +63,19 @@ export async function drainSavedEvents(
       for (let i = 0; i < seqs.length; i += DRAIN_BATCH) {
         const chunk = seqs.slice(i, i + DRAIN_BATCH);
         const events = await saved.read(partitionId, chunk);
-        if (events.length > 0) {
-          const result = await processHeld(events, partitionId);
+        const first = events[0]?.sequenceNumber;
+        if (first !== undefined) {
+          const result = await processHeld(events, partitionId, first);
           drained += result.processed;
           dead += result.deadLettered;
         }
         await saved.remove(partitionId, chunk);
+        through[partitionId] = Math.max(through[partitionId] ?? -1, ...chunk);
       }
       seqs = await saved.sequenceNumbers(partitionId);
     }
   }
-  return { drained, dead, partitions };
+  return { drained, dead, partitions, through };
 }
 
 /**
@@ -116,7 +116,8 @@ export function makeSavedFirst(
     run.logger.warn(
       `partition ${partitionId}: ${result.drained} events saved before the hub's retention reached the sink first`,
     );
-    return last;
+    // Saved meanwhile (the guard's next run) counts too: the batch's own copies of them are done.
+    return Math.max(last, result.through[partitionId] ?? last);
   };
 }
 
