@@ -10,6 +10,7 @@ import { describeMaintenance, HELD_BY_MAINTENANCE, type MaintenanceRecord } from
 import { setDisabledWithOutcome } from '../control/triggerSwitchOutcome';
 import { EmailError } from '../notify/emailErrors';
 import type { EmailSender } from '../notify/emailSender';
+import type { NoticeOutcome } from '../notify/noticeChannel';
 import type { NoticeLedger } from '../notify/noticeLedger';
 import { reviveStoredEmail, reviveStoredWebhook } from '../notify/storedNotices';
 import { isWebhookRejectedError } from '../notify/webhook/webhookErrors';
@@ -53,9 +54,7 @@ export interface DrainOutcome {
   readonly dead: number;
 }
 
-/** A notice the provider refused (permanent) comes back as a value; transient failures are thrown. */
-export type NoticeOutcome =
-  { readonly ok: true } | { readonly ok: false; readonly code: string; readonly message: string };
+export type { NoticeOutcome };
 export type WebhookOutcome = NoticeOutcome;
 /** `undefined` in histories recorded before the email activity returned an outcome: sent. */
 export type EmailOutcome = NoticeOutcome;

@@ -2,7 +2,7 @@ import type { Clock } from '../kernel/clock';
 import { ensureError } from '../kernel/ensureError';
 import type { Logger } from '../kernel/logger';
 import {
-  type NoticeChannel,
+  type NoticeChannelName,
   type NoticeEntry,
   type NoticeIdentity,
   type NoticeLedger,
@@ -33,7 +33,7 @@ export interface NoticeDelivery<M, T> {
 export async function sendNoticeOnce<M, T>(
   deps: { readonly clock: Clock; readonly notices?: NoticeLedger },
   notice: BreakerNotice,
-  channel: NoticeChannel,
+  channel: NoticeChannelName,
   logger: Logger,
   delivery: NoticeDelivery<M, T>,
 ): Promise<T | 'already-sent'> {
