@@ -8,12 +8,11 @@ import {
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import { describeMaintenance, HELD_BY_MAINTENANCE, type MaintenanceRecord } from '../control/maintenance';
 import { setDisabledWithOutcome } from '../control/triggerSwitchOutcome';
-import { EmailError } from '../notify/emailErrors';
+import { emailChannel } from '../notify/email/emailChannel';
 import type { EmailSender } from '../notify/emailSender';
 import type { NoticeOutcome } from '../notify/noticeChannel';
 import type { NoticeLedger } from '../notify/noticeLedger';
-import { reviveStoredEmail, reviveStoredWebhook } from '../notify/storedNotices';
-import { isWebhookRejectedError } from '../notify/webhook/webhookErrors';
+import { webhookChannel } from '../notify/webhook/webhookChannel';
 import type { WebhookSender } from '../notify/webhook/webhookSender';
 import { ensureError } from '../kernel/ensureError';
 import type { Logger } from '../kernel/logger';
@@ -173,43 +172,16 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
 
     /** The email retry cannot help (refused by the provider, bad settings) comes back as a value. */
     async sendEmail(notice: BreakerNotice, logger: Logger): Promise<EmailOutcome> {
-      const outcome = await sendNoticeOnce(deps, notice, 'email', logger, {
-        render: async () => deps.messages(notice, await noticeFacts(notice, logger)),
-        revive: reviveStoredEmail,
-        send: async (message, identity): Promise<EmailOutcome> => {
-          try {
-            await deps.email.send({ ...message, identity });
-            return { ok: true };
-          } catch (error) {
-            if (error instanceof EmailError && !error.retryable)
-              return { ok: false, code: error.code, message: error.message };
-            throw error;
-          }
-        },
-        delivered: (result) => result.ok,
-      });
+      const channel = emailChannel({ sender: deps.email, render: deps.messages });
+      const outcome = await sendNoticeOnce(deps, notice, channel, () => noticeFacts(notice, logger), logger);
       return outcome === 'already-sent' ? { ok: true } : outcome;
     },
 
     async sendWebhook(notice: BreakerNotice, logger: Logger): Promise<WebhookOutcome> {
       if (deps.webhook === undefined)
         return { ok: false, code: 'WEBHOOK_NOT_CONFIGURED', message: 'no webhook' };
-      const { sender, notices } = deps.webhook;
-      const outcome = await sendNoticeOnce(deps, notice, 'webhook', logger, {
-        render: async () => notices(notice, await noticeFacts(notice, logger)),
-        revive: reviveStoredWebhook,
-        // The receiver can deduplicate by the delivery id (the same for every attempt).
-        send: async (message): Promise<WebhookOutcome> => {
-          try {
-            await sender.send(message);
-            return { ok: true };
-          } catch (error) {
-            if (isWebhookRejectedError(error)) return { ok: false, code: error.code, message: error.message };
-            throw error;
-          }
-        },
-        delivered: (result) => result.ok,
-      });
+      const channel = webhookChannel({ sender: deps.webhook.sender, render: deps.webhook.notices });
+      const outcome = await sendNoticeOnce(deps, notice, channel, () => noticeFacts(notice, logger), logger);
       return outcome === 'already-sent' ? { ok: true } : outcome;
     },
 
