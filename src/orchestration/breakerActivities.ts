@@ -8,18 +8,13 @@ import {
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import { describeMaintenance, HELD_BY_MAINTENANCE, type MaintenanceRecord } from '../control/maintenance';
 import { setDisabledWithOutcome } from '../control/triggerSwitchOutcome';
-import { emailChannel } from '../notify/email/emailChannel';
-import type { EmailSender } from '../notify/emailSender';
 import type { NoticeOutcome } from '../notify/noticeChannel';
 import type { NoticeLedger } from '../notify/noticeLedger';
-import { webhookChannel } from '../notify/webhook/webhookChannel';
-import type { WebhookSender } from '../notify/webhook/webhookSender';
 import { ensureError } from '../kernel/ensureError';
 import type { Logger } from '../kernel/logger';
 import type { Clock } from '../kernel/clock';
-import type { BreakerMessageBuilder } from './breakerMessages';
+import type { BreakerChannel } from './breakerChannel';
 import type { BreakerNotice, NoticeFacts } from './breakerNotice';
-import type { BreakerWebhookBuilder } from './breakerWebhookNotices';
 import type { ControlOutcome } from './breakerStatus';
 import { toControlOutcome } from './controlOutcome';
 import { type EpisodeSettings, episodeSettingsOf } from './episodeSettings';
@@ -31,12 +26,10 @@ export interface BreakerActivityDeps {
   readonly triggerSwitch: TriggerSwitch;
   /** `local`: the switch writes nothing and the soft OPEN state holds the stream. */
   readonly controlMode: 'arm' | 'local';
-  readonly email: EmailSender;
-  readonly messages: BreakerMessageBuilder;
+  /** The channels notices go out on, in sending order; one whose settings are absent is not in it. */
+  readonly channels: readonly BreakerChannel[];
   readonly clock: Clock;
   readonly deadLetterCount: () => Promise<number | undefined>;
-  /** The second channel (WEBHOOK_URL); absent when no webhook is configured. */
-  readonly webhook?: { readonly sender: WebhookSender; readonly notices: BreakerWebhookBuilder };
   /** Held events for the trip notice and reminders; never throws (unknown comes back with its reason). */
   readonly heldBacklog?: (peekOldest: boolean) => Promise<HeldBacklog>;
   /** What was sent per trip, kind and channel; without it a re-run after a kill sends again. */
@@ -172,15 +165,15 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
 
     /** The email retry cannot help (refused by the provider, bad settings) comes back as a value. */
     async sendEmail(notice: BreakerNotice, logger: Logger): Promise<EmailOutcome> {
-      const channel = emailChannel({ sender: deps.email, render: deps.messages });
+      const channel = deps.channels.find((c) => c.name === 'email');
+      if (channel === undefined) return { ok: false, code: 'EMAIL_NOT_CONFIGURED', message: 'no email' };
       const outcome = await sendNoticeOnce(deps, notice, channel, () => noticeFacts(notice, logger), logger);
       return outcome === 'already-sent' ? { ok: true } : outcome;
     },
 
     async sendWebhook(notice: BreakerNotice, logger: Logger): Promise<WebhookOutcome> {
-      if (deps.webhook === undefined)
-        return { ok: false, code: 'WEBHOOK_NOT_CONFIGURED', message: 'no webhook' };
-      const channel = webhookChannel({ sender: deps.webhook.sender, render: deps.webhook.notices });
+      const channel = deps.channels.find((c) => c.name === 'webhook');
+      if (channel === undefined) return { ok: false, code: 'WEBHOOK_NOT_CONFIGURED', message: 'no webhook' };
       const outcome = await sendNoticeOnce(deps, notice, channel, () => noticeFacts(notice, logger), logger);
       return outcome === 'already-sent' ? { ok: true } : outcome;
     },

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { WebhookConfig } from '../../src/notify/webhook/webhookSender';
 import { makeWebhookSender } from '../../src/notify/webhook/webhookSender';
+import { webhookChannel } from '../../src/notify/webhook/webhookChannel';
 import { WebhookHeader } from '../../src/notify/webhook/webhookSignature';
 import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import { BreakerActivity } from '../../src/orchestration/activityNames';
@@ -26,10 +27,12 @@ afterAll(() => receiver.close());
 
 const episodeTo = (config: WebhookConfig) =>
   newEpisode((clock) => ({
-    webhook: {
-      sender: makeWebhookSender(config, { clock, timeoutMs: 2_000 }),
-      notices: makeBreakerWebhookNotices({ publicBaseUrl: 'https://breakwater.example.test' }),
-    },
+    channels: [
+      webhookChannel({
+        sender: makeWebhookSender(config, { clock, timeoutMs: 2_000 }),
+        render: makeBreakerWebhookNotices({ publicBaseUrl: 'https://breakwater.example.test' }),
+      }),
+    ],
   }));
 
 describe('breaker orchestration: the webhook channel', () => {
