@@ -115,6 +115,23 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
       await setDisabledWithOutcome(deps.triggerSwitch, deps.controlMode, functionName, disabled),
     );
 
+  /**
+   * Sends a notice on the channel of that name, at most once per trip, kind and channel as far as the
+   * ledger can tell. A refusal comes back as a value, as does a channel not in the list (its settings
+   * are absent); transient failures are thrown.
+   */
+  const sendNotice = async (
+    channelName: string,
+    notice: BreakerNotice,
+    logger: Logger,
+  ): Promise<NoticeOutcome> => {
+    const channel = deps.channels.find((c) => c.name === channelName);
+    if (channel === undefined)
+      return { ok: false, code: `${channelName.toUpperCase()}_NOT_CONFIGURED`, message: `no ${channelName}` };
+    const outcome = await sendNoticeOnce(deps, notice, channel, () => noticeFacts(notice, logger), logger);
+    return outcome === 'already-sent' ? { ok: true } : outcome;
+  };
+
   return {
     /** Confirms the trip is the store's current OPEN episode (the trigger made it OPEN atomically). */
     async openTrip(tripId: string): Promise<OpenTripResult> {
@@ -163,20 +180,12 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
       return outcome;
     },
 
+    sendNotice,
     /** The email retry cannot help (refused by the provider, bad settings) comes back as a value. */
-    async sendEmail(notice: BreakerNotice, logger: Logger): Promise<EmailOutcome> {
-      const channel = deps.channels.find((c) => c.name === 'email');
-      if (channel === undefined) return { ok: false, code: 'EMAIL_NOT_CONFIGURED', message: 'no email' };
-      const outcome = await sendNoticeOnce(deps, notice, channel, () => noticeFacts(notice, logger), logger);
-      return outcome === 'already-sent' ? { ok: true } : outcome;
-    },
-
-    async sendWebhook(notice: BreakerNotice, logger: Logger): Promise<WebhookOutcome> {
-      const channel = deps.channels.find((c) => c.name === 'webhook');
-      if (channel === undefined) return { ok: false, code: 'WEBHOOK_NOT_CONFIGURED', message: 'no webhook' };
-      const outcome = await sendNoticeOnce(deps, notice, channel, () => noticeFacts(notice, logger), logger);
-      return outcome === 'already-sent' ? { ok: true } : outcome;
-    },
+    sendEmail: (notice: BreakerNotice, logger: Logger): Promise<EmailOutcome> =>
+      sendNotice('email', notice, logger),
+    sendWebhook: (notice: BreakerNotice, logger: Logger): Promise<WebhookOutcome> =>
+      sendNotice('webhook', notice, logger),
 
     /** Compare-and-set on the store; records approval and close facts on the trip. */
     async transition(input: TransitionInput, logger: Logger): Promise<boolean> {

@@ -65,10 +65,11 @@ export function registerBreakerWith(settings: BreakerOrchestratorSettings): void
 
 export type Episode = Awaited<ReturnType<typeof newEpisode>>;
 
-/** What an episode adds to the defaults: channels after the email, maintenance mode. */
+/** What an episode adds to the defaults: channels after the email, maintenance mode, a notice ledger. */
 export interface EpisodeExtras {
   readonly channels?: readonly BreakerChannel[];
   readonly maintenance?: BreakerActivityDeps['maintenance'];
+  readonly notices?: BreakerActivityDeps['notices'];
 }
 
 const emailMessages = makeBreakerMessages({
@@ -113,6 +114,7 @@ export async function newEpisode(extra: (clock: DurableHost['clock']) => Episode
     clock: host.clock,
     deadLetterCount: () => Promise.resolve(7),
     ...(extras.maintenance && { maintenance: extras.maintenance }),
+    ...(extras.notices && { notices: extras.notices }),
   };
   current = deps;
   const status = () => host.customStatus as BreakerStatus;
