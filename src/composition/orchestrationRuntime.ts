@@ -27,7 +27,6 @@ export function orchestratorSettingsFrom(config: AppConfig): BreakerOrchestrator
     maxReminders: config.approval.maxReminders,
     reminderMinutes: config.approval.reminderMinutes,
     probationSeconds: config.breaker.probationSeconds,
-    webhook: config.operations.webhook !== undefined,
     drainSaved: true,
     retry: ACTIVITY_RETRY,
   };

@@ -140,7 +140,10 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
         status: tripStatus(current, tripId),
         state: current.state,
         currentTripId: current.tripId,
-        settings: episodeSettingsOf(episode),
+        settings: episodeSettingsOf(
+          episode,
+          deps.channels.map((c) => c.name),
+        ),
       };
     },
 

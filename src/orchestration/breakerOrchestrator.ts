@@ -14,7 +14,7 @@ import {
 } from './breakerActivities';
 import type { BreakerNotice } from './breakerNotice';
 import type { BreakerOrchestrationInput, BreakerStatus } from './breakerStatus';
-import type { EpisodeSettings } from './episodeSettings';
+import { episodeChannels, type EpisodeSettings } from './episodeSettings';
 import { parseOrchestrationInput } from './parseOrchestrationInput';
 import { postWebhook, webhookBeside } from './postWebhook';
 import { waitUntilTime } from './waitUntilTime';
@@ -137,7 +137,7 @@ export function makeBreakerOrchestrator(
     const opened = (yield call(BreakerActivity.openTrip, tripId)) as OpenTripResult;
     // From here on the episode's numbers come from the history, not from the current config.
     const { settings } = opened;
-    webhookOn = settings.webhook === true;
+    webhookOn = episodeChannels(settings).includes('webhook');
     if (opened.status === 'stale') {
       return supersede(`the store is ${opened.state} with trip ${opened.currentTripId ?? 'none'}`);
     }
