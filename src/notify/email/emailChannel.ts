@@ -1,6 +1,6 @@
 import { EmailError } from '../emailErrors';
 import type { EmailMessage, EmailSender } from '../emailSender';
-import type { NoticeChannel, NoticeOutcome } from '../noticeChannel';
+import { NOTICE_CHANNEL_TRAITS, type NoticeChannel, type NoticeOutcome } from '../noticeChannel';
 import { reviveStoredEmail, type StoredEmail } from '../storedNotices';
 
 /**
@@ -13,8 +13,7 @@ export function emailChannel<N, F>(deps: {
 }): NoticeChannel<N, F, StoredEmail> {
   return {
     name: 'email',
-    timing: 'before-wait',
-    statusField: 'emailError',
+    ...NOTICE_CHANNEL_TRAITS.email,
     render: deps.render,
     revive: reviveStoredEmail,
     async send(message, identity): Promise<NoticeOutcome> {

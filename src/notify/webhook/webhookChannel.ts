@@ -1,4 +1,4 @@
-import type { NoticeChannel, NoticeOutcome } from '../noticeChannel';
+import { NOTICE_CHANNEL_TRAITS, type NoticeChannel, type NoticeOutcome } from '../noticeChannel';
 import { reviveStoredWebhook } from '../storedNotices';
 import type { WebhookNotice } from './webhookNotice';
 import { isWebhookRejectedError } from './webhookErrors';
@@ -14,8 +14,7 @@ export function webhookChannel<N, F>(deps: {
 }): NoticeChannel<N, F, WebhookNotice> {
   return {
     name: 'webhook',
-    timing: 'beside-wait',
-    statusField: 'webhookError',
+    ...NOTICE_CHANNEL_TRAITS.webhook,
     render: deps.render,
     revive: reviveStoredWebhook,
     // The receiver can deduplicate by the delivery id (the same for every attempt), not the identity.
