@@ -1,14 +1,12 @@
 import type { AppConfig } from '../config/appConfig';
 import type { BreakerActivityDeps } from '../orchestration/breakerActivities';
-import { issueApprovalLink } from '../approval/issueApprovalLink';
-import { makeBreakerMessages } from '../orchestration/breakerMessages';
 import type { BreakerOrchestratorSettings } from '../orchestration/breakerOrchestrator';
 import type { WatchdogDeps } from '../orchestration/runWatchdog';
 import type { HeartbeatDeps } from '../orchestration/heartbeat';
 import { queueDeadLetterCount } from '../deadLetters/queueDeadLetterCount';
 import { makeConsumerProgress } from '../hub/consumerProgress';
 import { heldBacklogReaderFor } from './backlogRuntime';
-import { webhookDeps } from './webhookDeps';
+import { noticeChannels } from './noticeChannels';
 import { createRetentionGuardDeps, drainSavedFor } from './retentionRuntime';
 import { blobNoticeLedger, NOTICE_LEDGER_CONTAINER } from '../notify/blobNoticeLedger';
 import { maintenanceRecordFor } from './maintenanceRuntime';
@@ -29,7 +27,6 @@ export function orchestratorSettingsFrom(config: AppConfig): BreakerOrchestrator
     maxReminders: config.approval.maxReminders,
     reminderMinutes: config.approval.reminderMinutes,
     probationSeconds: config.breaker.probationSeconds,
-    webhook: config.operations.webhook !== undefined,
     drainSaved: true,
     retry: ACTIVITY_RETRY,
   };
@@ -42,16 +39,9 @@ export function createActivityDeps(runtime: Runtime): BreakerActivityDeps {
     store: runtime.breakerStore,
     triggerSwitch: runtime.controls.triggerSwitch(),
     controlMode: config.control.mode,
-    email: runtime.controls.emailSender(),
-    messages: makeBreakerMessages({
-      approvers: config.email.approvers,
-      issueLink: (subject, now) => issueApprovalLink(config.approval, subject, now),
-      probation: { seconds: config.breaker.probationSeconds, threshold: config.breaker.probationThreshold },
-      environmentName: config.environmentName,
-    }),
+    channels: noticeChannels(config, { clock: runtime.clock, emailSender: runtime.controls.emailSender() }),
     clock: runtime.clock,
     deadLetterCount: queueDeadLetterCount(runtime.storage.queue(config.processing.deadLetterQueue)),
-    ...webhookDeps(config, runtime.clock),
     heldBacklog: heldBacklogReaderFor(runtime),
     notices: blobNoticeLedger(runtime.storage.container(NOTICE_LEDGER_CONTAINER)),
     maintenance: maintenanceRecordFor(runtime),

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 
-/** The channels a breaker notice goes out on. */
+/** The names of the channels a breaker notice goes out on: ledger keys hold them, so they never change. */
 export const NOTICE_CHANNELS = ['email', 'webhook'] as const;
-export type NoticeChannel = (typeof NOTICE_CHANNELS)[number];
+export type NoticeChannelName = (typeof NOTICE_CHANNELS)[number];
 
 /** What the ledger holds for one notice on one channel. */
 export interface NoticeEntry {
@@ -44,7 +44,7 @@ export interface NoticeIdentity {
 /** `<trip>/<kind>[-<n>]/<channel>`: one entry per trip, kind (reminders by number) and channel. */
 export function noticeKey(
   notice: { readonly tripId: string; readonly kind: string; readonly reminder?: number },
-  channel: NoticeChannel,
+  channel: string,
 ): string {
   const kind = notice.reminder === undefined ? notice.kind : `${notice.kind}-${notice.reminder}`;
   return `${notice.tripId}/${kind}/${channel}`;

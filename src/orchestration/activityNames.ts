@@ -12,3 +12,10 @@ export const BreakerActivity = {
 } as const;
 
 export type BreakerActivityName = (typeof BreakerActivity)[keyof typeof BreakerActivity];
+
+/**
+ * `Breaker_Send<Name>`: the activity that sends a notice on one channel, one per channel. Histories
+ * name it, so it never changes (`email` and `webhook` give the two names above).
+ */
+export const sendActivityName = <N extends string>(channel: N) =>
+  `Breaker_Send${channel.charAt(0).toUpperCase()}${channel.slice(1)}` as `Breaker_Send${Capitalize<N>}`;

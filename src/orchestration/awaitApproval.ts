@@ -19,11 +19,11 @@ export interface ApprovalWait {
   readonly tripId: string;
   readonly maxReminders: number;
   readonly reminderMinutes: number;
-  /** Sends reminder `n` (1-based); called when its timer wins the race. May hand back a side task. */
-  readonly remind: (n: number) => Steps<SideTask | undefined>;
+  /** Sends reminder `n` (1-based); called when its timer wins the race. May hand back side tasks. */
+  readonly remind: (n: number) => Steps<readonly SideTask[]>;
   readonly log: (message: string) => void;
   /** Already started when the wait begins (the trip notice's webhook). */
-  readonly alongside?: SideTask;
+  readonly alongside?: readonly SideTask[];
 }
 
 /**
@@ -48,7 +48,7 @@ export function* awaitApproval(
   // A scheduled activity or timer is yielded in one race only: yielded again, the extension would
   // schedule it a second time. So a side task races once, right after it starts; one still running
   // after that race is only looked at (never yielded) until it ends.
-  let fresh: SideTask[] = wait.alongside ? [wait.alongside] : [];
+  let fresh: SideTask[] = [...(wait.alongside ?? [])];
   let running: SideTask[] = [];
   const settleEnded = () => {
     for (const s of running.filter((r) => r.task.isCompleted)) s.settled(s.task);
@@ -78,8 +78,7 @@ export function* awaitApproval(
       if (winner !== approval && reminder !== undefined) {
         reminder = undefined;
         sent++;
-        const next = yield* wait.remind(sent);
-        if (next) fresh = [next];
+        fresh = [...(yield* wait.remind(sent))];
         continue;
       }
       if (reminder && !reminder.isCompleted) reminder.cancel();

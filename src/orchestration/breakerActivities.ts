@@ -9,18 +9,13 @@ import type { TriggerSwitch } from '../control/triggerSwitch';
 import { describeMaintenance, HELD_BY_MAINTENANCE, type MaintenanceRecord } from '../control/maintenance';
 import { parseSwitchOutcome } from '../control/parseSwitchOutcome';
 import { setDisabledWithOutcome, type TriggerSwitchOutcome } from '../control/triggerSwitchOutcome';
-import { EmailError } from '../notify/errors';
-import type { EmailSender } from '../notify/emailSender';
+import type { NoticeOutcome } from '../notify/noticeChannel';
 import type { NoticeLedger } from '../notify/noticeLedger';
-import { reviveStoredEmail, reviveStoredWebhook } from '../notify/storedNotices';
-import { isWebhookRejectedError } from '../notify/webhook/errors';
-import type { WebhookSender } from '../notify/webhook/webhookSender';
 import { ensureError } from '../kernel/ensureError';
 import type { Logger } from '../kernel/logger';
 import type { Clock } from '../kernel/clock';
-import type { BreakerMessageBuilder } from './breakerMessages';
+import type { BreakerChannel } from './breakerChannel';
 import type { BreakerNotice, NoticeFacts } from './breakerNotice';
-import type { BreakerWebhookBuilder } from './breakerWebhookNotices';
 import { type EpisodeSettings, episodeSettingsOf } from './episodeSettings';
 import { failuresIn } from '../breaker/breakerPolicy';
 import { sendNoticeOnce } from './noticeOnce';
@@ -30,12 +25,10 @@ export interface BreakerActivityDeps {
   readonly triggerSwitch: TriggerSwitch;
   /** `local`: the switch writes nothing and the soft OPEN state holds the stream. */
   readonly controlMode: 'arm' | 'local';
-  readonly email: EmailSender;
-  readonly messages: BreakerMessageBuilder;
+  /** The channels notices go out on, in sending order; one whose settings are absent is not in it. */
+  readonly channels: readonly BreakerChannel[];
   readonly clock: Clock;
   readonly deadLetterCount: () => Promise<number | undefined>;
-  /** The second channel (WEBHOOK_URL); absent when no webhook is configured. */
-  readonly webhook?: { readonly sender: WebhookSender; readonly notices: BreakerWebhookBuilder };
   /** Held events for the trip notice and reminders; never throws (unknown comes back with its reason). */
   readonly heldBacklog?: (peekOldest: boolean) => Promise<HeldBacklog>;
   /** What was sent per trip, kind and channel; without it a re-run after a kill sends again. */
@@ -52,9 +45,7 @@ export interface DrainOutcome {
   readonly dead: number;
 }
 
-/** A notice the provider refused (permanent) comes back as a value; transient failures are thrown. */
-export type NoticeOutcome =
-  { readonly ok: true } | { readonly ok: false; readonly code: string; readonly message: string };
+export type { NoticeOutcome };
 export type WebhookOutcome = NoticeOutcome;
 /** `undefined` in histories recorded before the email activity returned an outcome: sent. */
 export type EmailOutcome = NoticeOutcome;
@@ -135,6 +126,23 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
   const setTrigger = (functionName: string, disabled: boolean): Promise<TriggerSwitchOutcome> =>
     setDisabledWithOutcome(deps.triggerSwitch, deps.controlMode, functionName, disabled);
 
+  /**
+   * Sends a notice on the channel of that name, at most once per trip, kind and channel as far as the
+   * ledger can tell. A refusal comes back as a value, as does a channel not in the list (its settings
+   * are absent); transient failures are thrown.
+   */
+  const sendNotice = async (
+    channelName: string,
+    notice: BreakerNotice,
+    logger: Logger,
+  ): Promise<NoticeOutcome> => {
+    const channel = deps.channels.find((c) => c.name === channelName);
+    if (channel === undefined)
+      return { ok: false, code: `${channelName.toUpperCase()}_NOT_CONFIGURED`, message: `no ${channelName}` };
+    const outcome = await sendNoticeOnce(deps, notice, channel, () => noticeFacts(notice, logger), logger);
+    return outcome === 'already-sent' ? { ok: true } : outcome;
+  };
+
   return {
     /** Confirms the trip is the store's current OPEN episode (the trigger made it OPEN atomically). */
     async openTrip(tripId: string): Promise<OpenTripResult> {
@@ -143,7 +151,10 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
         status: tripStatus(current, tripId),
         state: current.state,
         currentTripId: current.tripId,
-        settings: episodeSettingsOf(episode),
+        settings: episodeSettingsOf(
+          episode,
+          deps.channels.map((c) => c.name),
+        ),
       };
     },
 
@@ -184,47 +195,12 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
       return outcome;
     },
 
+    sendNotice,
     /** The email retry cannot help (refused by the provider, bad settings) comes back as a value. */
-    async sendEmail(notice: BreakerNotice, logger: Logger): Promise<EmailOutcome> {
-      const outcome = await sendNoticeOnce(deps, notice, 'email', logger, {
-        render: async () => deps.messages(notice, await noticeFacts(notice, logger)),
-        revive: reviveStoredEmail,
-        send: async (message, identity): Promise<EmailOutcome> => {
-          try {
-            await deps.email.send({ ...message, identity });
-            return { ok: true };
-          } catch (error) {
-            if (error instanceof EmailError && !error.retryable)
-              return { ok: false, code: error.code, message: error.message };
-            throw error;
-          }
-        },
-        delivered: (result) => result.ok,
-      });
-      return outcome === 'already-sent' ? { ok: true } : outcome;
-    },
-
-    async sendWebhook(notice: BreakerNotice, logger: Logger): Promise<WebhookOutcome> {
-      if (deps.webhook === undefined)
-        return { ok: false, code: 'WEBHOOK_NOT_CONFIGURED', message: 'no webhook' };
-      const { sender, notices } = deps.webhook;
-      const outcome = await sendNoticeOnce(deps, notice, 'webhook', logger, {
-        render: async () => notices(notice, await noticeFacts(notice, logger)),
-        revive: reviveStoredWebhook,
-        // The receiver can deduplicate by the delivery id (the same for every attempt).
-        send: async (message): Promise<WebhookOutcome> => {
-          try {
-            await sender.send(message);
-            return { ok: true };
-          } catch (error) {
-            if (isWebhookRejectedError(error)) return { ok: false, code: error.code, message: error.message };
-            throw error;
-          }
-        },
-        delivered: (result) => result.ok,
-      });
-      return outcome === 'already-sent' ? { ok: true } : outcome;
-    },
+    sendEmail: (notice: BreakerNotice, logger: Logger): Promise<EmailOutcome> =>
+      sendNotice('email', notice, logger),
+    sendWebhook: (notice: BreakerNotice, logger: Logger): Promise<WebhookOutcome> =>
+      sendNotice('webhook', notice, logger),
 
     /** Compare-and-set on the store; records approval and close facts on the trip. */
     async transition(input: TransitionInput, logger: Logger): Promise<boolean> {

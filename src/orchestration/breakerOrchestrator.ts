@@ -2,11 +2,11 @@ import * as df from 'durable-functions';
 import type { OrchestrationContext, OrchestrationHandler } from 'durable-functions';
 
 import { failedAfterRetries, type TriggerSwitchOutcome } from '../control/triggerSwitchOutcome';
-import { BreakerActivity, type BreakerActivityName } from './activityNames';
+import { NOTICE_CHANNEL_TRAITS, type NoticeChannelTraits, type NoticeOutcome } from '../notify/noticeChannel';
+import { BreakerActivity, type BreakerActivityName, sendActivityName } from './activityNames';
 import { awaitApproval, type SideTask, type Steps } from './awaitApproval';
 import {
   type DrainOutcome,
-  type EmailOutcome,
   type GuardedControl,
   isSkippedWrite,
   type OpenTripResult,
@@ -16,9 +16,9 @@ import {
 } from './breakerActivities';
 import type { BreakerNotice } from './breakerNotice';
 import type { BreakerOrchestrationInput, BreakerStatus } from './breakerStatus';
-import type { EpisodeSettings } from './episodeSettings';
+import { episodeChannels, type EpisodeSettings } from './episodeSettings';
 import { parseOrchestrationInput } from './parseOrchestrationInput';
-import { postWebhook, webhookBeside } from './postWebhook';
+import { sendBeside } from './sendBeside';
 import { waitUntilTime } from './waitUntilTime';
 
 export interface BreakerOrchestratorSettings extends EpisodeSettings {
@@ -88,34 +88,35 @@ export function makeBreakerOrchestrator(
       }
     }
 
-    let webhookOn = false;
-    function* email(notice: BreakerNotice): Steps<void> {
-      // A lost email must not stop the breaker: the status page still shows the phase.
-      const lost = (message: string) => {
-        log(`could not send the ${notice.kind} email: ${message}`);
-        publish({ emailError: `${notice.kind}: ${message}` });
-      };
+    // The episode's channels, from its history; sent in this order (the replay checks the order of calls).
+    let channels: readonly EpisodeChannel[] = [];
+    const lostOn = (channel: EpisodeChannel, notice: BreakerNotice) => (message: string) => {
+      // A lost notice must not stop the breaker: the status page still shows the phase.
+      log(`could not send the ${notice.kind} ${channel.name}: ${message}`);
+      publish({ [channel.statusField]: `${notice.kind}: ${message}` });
+    };
+    function* send(channel: EpisodeChannel, notice: BreakerNotice): Steps<void> {
+      const lost = lostOn(channel, notice);
       try {
         // A refusal comes back as a value (retrying cannot help); undefined in older histories: sent.
-        const outcome = (yield call(BreakerActivity.sendEmail, notice)) as EmailOutcome | undefined;
+        const outcome = (yield call(channel.activity, notice)) as NoticeOutcome | undefined;
         if (outcome?.ok === false) lost(outcome.message);
       } catch (error) {
         lost(error instanceof Error ? error.message : String(error));
       }
     }
-    const webhookReport = (notice: BreakerNotice) => (m: string) => {
-      log(`could not post the ${notice.kind} webhook: ${m}`);
-      publish({ webhookError: `${notice.kind}: ${m}` });
-    };
+    /** Every channel in turn, each awaited, with the same retry policy and the same rule. */
     function* notify(notice: BreakerNotice): Steps<void> {
-      yield* email(notice);
-      // After the email, with the same retry policy and the same rule: a lost webhook never stops the breaker.
-      if (webhookOn) yield* postWebhook(notice, call, webhookReport(notice));
+      for (const channel of channels) yield* send(channel, notice);
     }
-    /** The email, then the webhook started beside the approval wait (never awaited before it). */
-    function* notifyBesideWait(notice: BreakerNotice): Steps<SideTask | undefined> {
-      yield* email(notice);
-      return webhookOn ? webhookBeside(notice, call, webhookReport(notice)) : undefined;
+    /** The same, but `beside-wait` channels are started beside the approval wait (never awaited before it). */
+    function* notifyBesideWait(notice: BreakerNotice): Steps<SideTask[]> {
+      const beside: SideTask[] = [];
+      for (const channel of channels) {
+        if (channel.timing === 'before-wait') yield* send(channel, notice);
+        else beside.push(sendBeside(channel.activity, notice, call, lostOn(channel, notice)));
+      }
+      return beside;
     }
 
     const base = () => ({ tripId, functionName, at: nowIso() });
@@ -149,7 +150,7 @@ export function makeBreakerOrchestrator(
     const opened = (yield call(BreakerActivity.openTrip, tripId)) as OpenTripResult;
     // From here on the episode's numbers come from the history, not from the current config.
     const { settings } = opened;
-    webhookOn = settings.webhook === true;
+    channels = episodeChannels(settings).map(episodeChannel);
     if (opened.status === 'stale') {
       return supersede(`the store is ${opened.state} with trip ${opened.currentTripId ?? 'none'}`);
     }
@@ -188,7 +189,7 @@ export function makeBreakerOrchestrator(
         maxReminders: settings.maxReminders,
         reminderMinutes: settings.reminderMinutes,
         log,
-        ...(tripped ? { alongside: tripped } : {}),
+        alongside: tripped,
         *remind(n) {
           publish({ remindersSent: n });
           log(`no approval yet: reminder ${n} of ${settings.maxReminders}`);
@@ -289,4 +290,21 @@ function undoneDisable(undo: GuardedControl): string {
   return undo.kind === 'failed'
     ? `could not make sure it is enabled: ${undo.message}`
     : 'made sure it is enabled';
+}
+
+/** A channel as the orchestrator schedules it: its activity, timing and status field. */
+interface EpisodeChannel extends NoticeChannelTraits {
+  readonly name: string;
+  readonly activity: BreakerActivityName;
+}
+
+/**
+ * By name alone, from the durable traits; a name this build does not know (a history of a newer one)
+ * is sent beside the wait, so its failure only shows in its status field.
+ */
+function episodeChannel(name: string): EpisodeChannel {
+  const traits: NoticeChannelTraits = Object.hasOwn(NOTICE_CHANNEL_TRAITS, name)
+    ? NOTICE_CHANNEL_TRAITS[name as keyof typeof NOTICE_CHANNEL_TRAITS]
+    : { timing: 'beside-wait', statusField: `${name}Error` };
+  return { name, ...traits, activity: sendActivityName(name) as BreakerActivityName };
 }

@@ -14,16 +14,30 @@ export interface EpisodeSettings {
    */
   readonly webhook?: boolean;
   /**
+   * The channels notices go out on in this episode, by name, in sending order. Optional: an episode
+   * started before it was recorded has only `webhook` (see `episodeChannels`).
+   */
+  readonly channels?: readonly string[];
+  /**
    * Whether the events the retention guard saved are drained to the sink before the re-enable.
    * Optional for the same reason: an episode started before the guard existed replays without it.
    */
   readonly drainSaved?: boolean;
 }
 
-export const episodeSettingsOf = (s: EpisodeSettings): EpisodeSettings => ({
+/**
+ * What a new episode records: the numbers, and the channels of the list in order. `webhook` is still
+ * written beside `channels`, so a build from before `channels` replays the episode during a rollback.
+ */
+export const episodeSettingsOf = (s: EpisodeSettings, channels: readonly string[]): EpisodeSettings => ({
   maxReminders: s.maxReminders,
   reminderMinutes: s.reminderMinutes,
   probationSeconds: s.probationSeconds,
-  ...(s.webhook === true ? { webhook: true } : {}),
+  ...(channels.includes('webhook') ? { webhook: true } : {}),
+  channels: [...channels],
   ...(s.drainSaved === true ? { drainSaved: true } : {}),
 });
+
+/** The episode's channels; one recorded without `channels` sent the email, then the webhook if on. */
+export const episodeChannels = (s: EpisodeSettings): readonly string[] =>
+  s.channels ?? ['email', ...(s.webhook === true ? ['webhook'] : [])];

@@ -1,26 +1,9 @@
 import type { Clock } from '../kernel/clock';
 import { ensureError } from '../kernel/ensureError';
 import type { Logger } from '../kernel/logger';
-import {
-  type NoticeChannel,
-  type NoticeEntry,
-  type NoticeIdentity,
-  type NoticeLedger,
-  noticeKey,
-  noticeMessageId,
-} from '../notify/noticeLedger';
+import type { NoticeChannel, NoticeOutcome } from '../notify/noticeChannel';
+import { type NoticeEntry, type NoticeLedger, noticeKey, noticeMessageId } from '../notify/noticeLedger';
 import type { BreakerNotice } from './breakerNotice';
-
-/** How one channel renders its message, keeps it in the ledger and sends it. */
-export interface NoticeDelivery<M, T> {
-  /** Renders the message with the facts of this moment (only the first attempt's rendering is sent). */
-  readonly render: () => Promise<M>;
-  /** The stored rendering read back; undefined when it is not a message of this channel. */
-  readonly revive: (value: unknown) => M | undefined;
-  readonly send: (message: M, identity: NoticeIdentity) => Promise<T>;
-  /** Whether the result counts as sent (a refusal returned as a value is not). */
-  readonly delivered?: (result: T) => boolean;
-}
 
 /**
  * Sends a notice at most once per trip, kind and channel as far as the ledger can tell: an activity
@@ -30,17 +13,18 @@ export interface NoticeDelivery<M, T> {
  * again, and refuses one whose body differs; SMTP cannot tell). The ledger never holds a notice back:
  * when it cannot be read or written the notice goes out anyway, since a lost notice is worse than two.
  */
-export async function sendNoticeOnce<M, T>(
+export async function sendNoticeOnce<F, M>(
   deps: { readonly clock: Clock; readonly notices?: NoticeLedger },
   notice: BreakerNotice,
-  channel: NoticeChannel,
+  channel: NoticeChannel<BreakerNotice, F, M>,
+  facts: () => Promise<F>,
   logger: Logger,
-  delivery: NoticeDelivery<M, T>,
-): Promise<T | 'already-sent'> {
-  const key = noticeKey(notice, channel);
+): Promise<NoticeOutcome | 'already-sent'> {
+  const key = noticeKey(notice, channel.name);
   const now = deps.clock.now();
   const ledger = deps.notices;
-  const rendered = await delivery.render();
+  // Rendered with the facts of this moment; only the first attempt's rendering is sent.
+  const rendered = channel.render(notice, await facts());
   let entry: NoticeEntry | undefined;
   try {
     entry = ledger === undefined ? undefined : await ledger.begin(key, now, JSON.stringify(rendered));
@@ -52,9 +36,10 @@ export async function sendNoticeOnce<M, T>(
     return 'already-sent';
   }
   const firstAttemptAt = entry?.firstAttemptAt ?? now;
-  const message = storedMessage(entry, delivery.revive, key, logger) ?? rendered;
-  const result = await delivery.send(message, { messageId: noticeMessageId(key), firstAttemptAt });
-  if (ledger !== undefined && (delivery.delivered?.(result) ?? true)) {
+  const message = storedMessage(entry, (value) => channel.revive(value), key, logger) ?? rendered;
+  const result = await channel.send(message, { messageId: noticeMessageId(key), firstAttemptAt });
+  // A refusal returned as a value is not sent: a re-run may try again.
+  if (ledger !== undefined && result.ok) {
     await ledger.markSent(key, entry ?? { firstAttemptAt }, deps.clock.now()).catch((error: unknown) => {
       logger.warn(`could not record ${key} as sent: ${ensureError(error).message}`);
     });

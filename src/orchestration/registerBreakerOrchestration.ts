@@ -3,7 +3,8 @@ import * as df from 'durable-functions';
 
 import { isStateName } from '../breaker/parseStoredState';
 import { BREAKER_ORCHESTRATOR } from './orchestrationIds';
-import { BreakerActivity } from './activityNames';
+import { NOTICE_CHANNELS } from '../notify/noticeLedger';
+import { BreakerActivity, sendActivityName } from './activityNames';
 import {
   type BreakerActivities,
   type BreakerActivityDeps,
@@ -46,12 +47,12 @@ export function registerBreakerOrchestration(
       record: asOptionalBoolean(record, 'record') ?? true,
     });
   });
-  activity(BreakerActivity.sendEmail, (input, context) =>
-    acts().sendEmail(readNotice(asRecord(input)), context),
-  );
-  activity(BreakerActivity.sendWebhook, (input, context) =>
-    acts().sendWebhook(readNotice(asRecord(input)), context),
-  );
+  // Every channel name a history may hold, configured or not: an episode begun with the webhook on
+  // replays its Breaker_SendWebhook calls after WEBHOOK_URL is removed (they come back as refusals).
+  for (const channel of NOTICE_CHANNELS)
+    activity(sendActivityName(channel), (input, context) =>
+      acts().sendNotice(channel, readNotice(asRecord(input)), context),
+    );
   activity(BreakerActivity.transition, (input, context) => acts().transition(asTransition(input), context));
   activity(BreakerActivity.resetWindow, () => acts().resetWindow());
   activity(BreakerActivity.readState, () => acts().readState());

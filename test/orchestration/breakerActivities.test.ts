@@ -14,7 +14,7 @@ describe('breaker activities (against the Table store)', () => {
       status: 'open',
       state: 'OPEN',
       currentTripId: e.tripId,
-      settings: { maxReminders: 2, reminderMinutes: 3, probationSeconds: 600 },
+      settings: { maxReminders: 2, reminderMinutes: 3, probationSeconds: 600, channels: ['email'] },
     });
     expect((await acts.openTrip('another-trip')).status).toBe('stale');
     await e.store.transition('OPEN', 'HALF_OPEN', e.tripId, T0 + 1);

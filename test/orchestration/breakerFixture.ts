@@ -5,6 +5,8 @@ import type { BreakerPolicy } from '../../src/breaker/breakerPolicy';
 import { BREAKER_ORCHESTRATOR, breakerInstanceId } from '../../src/orchestration/orchestrationIds';
 import { makeTableBreakerStore, type TableBreakerStore } from '../../src/breaker/tableBreakerStore';
 import type { BreakerActivityDeps } from '../../src/orchestration/breakerActivities';
+import type { BreakerChannel } from '../../src/orchestration/breakerChannel';
+import { emailChannel } from '../../src/notify/email/emailChannel';
 import { issueApprovalLink } from '../../src/approval/issueApprovalLink';
 import { makeBreakerMessages } from '../../src/orchestration/breakerMessages';
 import type { BreakerOrchestratorSettings } from '../../src/orchestration/breakerOrchestrator';
@@ -63,13 +65,29 @@ export function registerBreakerWith(settings: BreakerOrchestratorSettings): void
 
 export type Episode = Awaited<ReturnType<typeof newEpisode>>;
 
+/** What an episode adds to the defaults: channels after the email, maintenance mode, a notice ledger. */
+export interface EpisodeExtras {
+  readonly channels?: readonly BreakerChannel[];
+  readonly maintenance?: BreakerActivityDeps['maintenance'];
+  readonly notices?: BreakerActivityDeps['notices'];
+}
+
+const emailMessages = makeBreakerMessages({
+  approvers: ['oncall@example.test'],
+  issueLink: (subject, now) =>
+    issueApprovalLink(
+      { signingKeys: [SIGNING_KEY], linkTtlHours: 24, publicBaseUrl: 'https://breakwater.example.test' },
+      subject,
+      now,
+    ),
+  probation: { seconds: SETTINGS.probationSeconds, threshold: policy.probationThreshold },
+});
+
 /**
  * A fresh breaker (its own partition of an Azurite table) tripped by 6 failures, and a durable host
  * ready to run its orchestration. Activities run against the real Table store.
  */
-export async function newEpisode(
-  extra: (clock: DurableHost['clock']) => Pick<BreakerActivityDeps, 'webhook' | 'maintenance'> = () => ({}),
-) {
+export async function newEpisode(extra: (clock: DurableHost['clock']) => EpisodeExtras = () => ({})) {
   const store = freshStore();
   const tripped = await store.record(failures(6), T0);
   if (!tripped.tripped || tripped.tripId === undefined) throw new Error('the store did not trip');
@@ -87,24 +105,16 @@ export async function newEpisode(
   });
   const triggerSwitch = scriptedTriggerSwitch();
   const email = recordingEmailSender();
+  const extras = extra(host.clock);
   const deps: BreakerActivityDeps = {
     store,
     triggerSwitch,
     controlMode: 'arm',
-    email,
-    messages: makeBreakerMessages({
-      approvers: ['oncall@example.test'],
-      issueLink: (subject, now) =>
-        issueApprovalLink(
-          { signingKeys: [SIGNING_KEY], linkTtlHours: 24, publicBaseUrl: 'https://breakwater.example.test' },
-          subject,
-          now,
-        ),
-      probation: { seconds: SETTINGS.probationSeconds, threshold: policy.probationThreshold },
-    }),
+    channels: [emailChannel({ sender: email, render: emailMessages }), ...(extras.channels ?? [])],
     clock: host.clock,
     deadLetterCount: () => Promise.resolve(7),
-    ...extra(host.clock),
+    ...(extras.maintenance && { maintenance: extras.maintenance }),
+    ...(extras.notices && { notices: extras.notices }),
   };
   current = deps;
   const status = () => host.customStatus as BreakerStatus;

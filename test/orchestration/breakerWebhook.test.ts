@@ -6,10 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { WebhookConfig } from '../../src/notify/webhook/webhookSender';
 import { makeWebhookSender } from '../../src/notify/webhook/webhookSender';
+import { webhookChannel } from '../../src/notify/webhook/webhookChannel';
 import { WebhookHeader } from '../../src/notify/webhook/webhookSignature';
 import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import { BreakerActivity } from '../../src/orchestration/activityNames';
 import { makeBreakerWebhookNotices } from '../../src/orchestration/breakerWebhookNotices';
+import { HistoryEventType } from '../../sim/durable/replay';
 import { freePort } from '../../sim/services/freePort';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 import { newEpisode, registerBreakerWith, SETTINGS, untilAwaitingApproval } from './breakerFixture';
@@ -19,17 +21,19 @@ let receiver: WebhookReceiver;
 let receiverNow = 0;
 
 beforeAll(async () => {
-  registerBreakerWith({ ...SETTINGS, webhook: true });
+  registerBreakerWith(SETTINGS);
   receiver = await startWebhookReceiver({ keys: [KEY], nowSeconds: () => receiverNow });
 });
 afterAll(() => receiver.close());
 
 const episodeTo = (config: WebhookConfig) =>
   newEpisode((clock) => ({
-    webhook: {
-      sender: makeWebhookSender(config, { clock, timeoutMs: 2_000 }),
-      notices: makeBreakerWebhookNotices({ publicBaseUrl: 'https://breakwater.example.test' }),
-    },
+    channels: [
+      webhookChannel({
+        sender: makeWebhookSender(config, { clock, timeoutMs: 2_000 }),
+        render: makeBreakerWebhookNotices({ publicBaseUrl: 'https://breakwater.example.test' }),
+      }),
+    ],
   }));
 
 describe('breaker orchestration: the webhook channel', () => {
@@ -118,5 +122,39 @@ describe('breaker orchestration: the webhook channel', () => {
       `tripped: webhook ${new URL(receiver.url).host} refused the notice (401)`,
     );
     receiver.answer(undefined);
+  });
+
+  it('replays an episode recorded without channels (webhook: true only) with the email, then the webhook', async () => {
+    receiver.received.length = 0;
+    receiver.answer(undefined);
+    const e = await episodeTo({ url: receiver.url, format: 'json', signingKey: KEY });
+    receiverNow = Math.floor(e.host.now / 1000);
+    await untilAwaitingApproval(e);
+    // Rewritten as a build from before `channels` recorded the openTrip result; every replay reads it.
+    const scheduled = e.host.history.find(
+      (h) => h.EventType === HistoryEventType.TaskScheduled && h.Name === BreakerActivity.openTrip,
+    );
+    const at = e.host.history.findIndex(
+      (h) => h.EventType === HistoryEventType.TaskCompleted && h.TaskScheduledId === scheduled?.EventId,
+    );
+    const completed = e.host.history[at];
+    const opened = JSON.parse(String(completed?.Result)) as { settings: Record<string, unknown> };
+    expect(opened.settings).toMatchObject({ webhook: true, channels: ['email', 'webhook'] });
+    delete opened.settings.channels;
+    if (completed) e.host.history[at] = { ...completed, Result: JSON.stringify(opened) };
+
+    await e.host.deliver(APPROVAL_EVENT, { tripId: e.tripId, approvedBy: 'oncall@example.test' });
+    expect(e.host.failure).toBeUndefined();
+    expect(e.status().phase).toBe('probation');
+    const sends = e.host.activityRuns
+      .map((r) => r.name)
+      .filter((n) => n === BreakerActivity.sendEmail || n === BreakerActivity.sendWebhook);
+    expect(sends).toEqual([
+      BreakerActivity.sendEmail,
+      BreakerActivity.sendWebhook,
+      BreakerActivity.sendEmail,
+      BreakerActivity.sendWebhook,
+    ]);
+    expect(receiver.received.map((r) => r.json.kind)).toEqual(['tripped', 'resumed']);
   });
 });

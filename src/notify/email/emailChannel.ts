@@ -1,0 +1,30 @@
+import { EmailError } from '../errors';
+import type { EmailMessage, EmailSender } from '../emailSender';
+import { NOTICE_CHANNEL_TRAITS, type NoticeChannel, type NoticeOutcome } from '../noticeChannel';
+import { reviveStoredEmail, type StoredEmail } from '../storedNotices';
+
+/**
+ * The email: awaited before the approval wait, since it carries the approval link. A provider's
+ * refusal or bad settings come back as a value; transient failures are thrown (the activity retries).
+ */
+export function emailChannel<N, F>(deps: {
+  readonly sender: EmailSender;
+  readonly render: (notice: N, facts: F) => EmailMessage;
+}): NoticeChannel<N, F, StoredEmail> {
+  return {
+    name: 'email',
+    ...NOTICE_CHANNEL_TRAITS.email,
+    render: deps.render,
+    revive: reviveStoredEmail,
+    async send(message, identity): Promise<NoticeOutcome> {
+      try {
+        await deps.sender.send({ ...message, identity });
+        return { ok: true };
+      } catch (error) {
+        if (error instanceof EmailError && !error.retryable)
+          return { ok: false, code: error.code, message: error.message };
+        throw error;
+      }
+    },
+  };
+}
