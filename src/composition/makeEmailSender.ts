@@ -2,10 +2,10 @@ import type { TokenCredential } from '@azure/core-auth';
 
 import type { EmailConfig } from '../config/appConfig';
 import type { Logger } from '../kernel/logger';
-import { makeAcsEmailClient, makeAcsEmailSender } from '../notify/acsEmailSender';
-import type { EmailSender } from '../notify/emailSender';
-import { makeLogEmailSender } from '../notify/logEmailSender';
-import { makeSmtpEmailSender } from '../notify/smtpEmailSender';
+import { makeAcsEmailClient, makeAcsEmailSender } from '../notify/email/acsEmailSender';
+import type { EmailSender } from '../notify/email/emailSender';
+import { makeLogEmailSender } from '../notify/email/logEmailSender';
+import { makeSmtpEmailSender } from '../notify/email/smtpEmailSender';
 
 export interface EmailSenderDeps {
   /** Used only for ACS with an endpoint; pass a lazy wrapper so other providers never build one. */

@@ -2,12 +2,12 @@ import type { AppConfig } from '../config/appConfig';
 import { issueApprovalLink } from '../approval/issueApprovalLink';
 import type { Clock } from '../kernel/clock';
 import { emailChannel } from '../notify/email/emailChannel';
-import type { EmailSender } from '../notify/emailSender';
+import type { EmailSender } from '../notify/email/emailSender';
 import { webhookChannel } from '../notify/webhook/webhookChannel';
 import { makeWebhookSender } from '../notify/webhook/webhookSender';
-import type { BreakerChannel } from '../orchestration/breakerChannel';
-import { makeBreakerMessages } from '../orchestration/breakerMessages';
-import { makeBreakerWebhookNotices } from '../orchestration/breakerWebhookNotices';
+import type { BreakerChannel } from '../notify/breakerChannel';
+import { makeBreakerMessages } from '../notify/email/breakerMessages';
+import { makeBreakerWebhookNotices } from '../notify/webhook/breakerWebhookNotices';
 
 /**
  * The channels breaker notices go out on, in the order they are sent (email, then webhook: a replay

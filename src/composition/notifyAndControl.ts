@@ -3,7 +3,7 @@ import type { AccessToken, GetTokenOptions, TokenCredential } from '@azure/core-
 import type { AppConfig } from '../config/appConfig';
 import { makeTriggerSwitch } from './makeTriggerSwitch';
 import type { TriggerSwitch } from '../control/triggerSwitch';
-import type { EmailSender } from '../notify/emailSender';
+import type { EmailSender } from '../notify/email/emailSender';
 import { makeEmailSender } from './makeEmailSender';
 import type { Logger } from '../kernel/logger';
 import type { LocalEndpoints } from './localEndpoints';

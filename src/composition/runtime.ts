@@ -23,7 +23,7 @@ import { makePartitionProgress, type PartitionProgress } from '../processing/par
 import { makeStorageClients, type StorageClients } from '../storage/storageClients';
 import { type Clock, systemClock } from '../kernel/clock';
 import type { TriggerSwitch } from '../control/triggerSwitch';
-import type { EmailSender } from '../notify/emailSender';
+import type { EmailSender } from '../notify/email/emailSender';
 import type { LocalEndpoints } from './localEndpoints';
 import { makeNotifyAndControl, type NotifyAndControl } from './notifyAndControl';
 import { readTelemetryConfig } from '../config/readTelemetryConfig';

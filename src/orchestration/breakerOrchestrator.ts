@@ -14,7 +14,7 @@ import {
   type StoreSnapshot,
   type TransitionInput,
 } from './breakerActivities';
-import type { BreakerNotice } from './breakerNotice';
+import type { BreakerNotice } from '../notify/breakerNotice';
 import type { BreakerOrchestrationInput, BreakerStatus } from './breakerStatus';
 import { episodeChannels, type EpisodeSettings } from './episodeSettings';
 import { parseOrchestrationInput } from './parseOrchestrationInput';

@@ -3,7 +3,7 @@ import { ensureError } from '../kernel/ensureError';
 import type { Logger } from '../kernel/logger';
 import type { NoticeChannel, NoticeOutcome } from '../notify/noticeChannel';
 import { type NoticeEntry, type NoticeLedger, noticeKey, noticeMessageId } from '../notify/noticeLedger';
-import type { BreakerNotice } from './breakerNotice';
+import type { BreakerNotice } from '../notify/breakerNotice';
 
 /**
  * Sends a notice at most once per trip, kind and channel as far as the ledger can tell: an activity

@@ -11,7 +11,7 @@ import {
   makeBreakerActivities,
   type TransitionInput,
 } from './breakerActivities';
-import { readNotice } from './breakerNotice';
+import { readNotice } from '../notify/breakerNotice';
 import { type BreakerOrchestratorSettings, makeBreakerOrchestrator } from './breakerOrchestrator';
 import { InvalidActivityInputError } from './errors';
 

@@ -1,6 +1,6 @@
 import { breakerOwnDisable } from '../control/switchReading';
 import type { TriggerSwitch } from '../control/triggerSwitch';
-import type { EmailSender } from '../notify/emailSender';
+import type { EmailSender } from '../notify/email/emailSender';
 import { triggerRepaired } from '../notify/messages/triggerRepaired';
 import { ensureError } from '../kernel/ensureError';
 import type { Logger } from '../kernel/logger';

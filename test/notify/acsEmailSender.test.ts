@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { makeAcsEmailClient, makeAcsEmailSender } from '../../src/notify/acsEmailSender';
-import type { EmailMessage } from '../../src/notify/emailSender';
-import { EmailConfigError, EmailDeliveryError, EmailRejectedError } from '../../src/notify/errors';
+import { makeAcsEmailClient, makeAcsEmailSender } from '../../src/notify/email/acsEmailSender';
+import type { EmailMessage } from '../../src/notify/email/emailSender';
+import { EmailConfigError, EmailDeliveryError, EmailRejectedError } from '../../src/notify/email/errors';
 import { type AcsServer, startAcsServer } from '../../sim/azure/acsServer';
 import { staticTokenCredential } from '../../sim/azure/armServer';
 import { makeSelfSignedCert, type SelfSignedCert } from '../../sim/net/selfSignedCert';

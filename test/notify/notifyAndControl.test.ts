@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config/loadConfig';
 import { issueApprovalLink } from '../../src/approval/issueApprovalLink';
 import { refuseToken } from '../../src/approval/approvalRefusal';
 import { verifyApprovalToken } from '../../src/approval/approvalToken';
-import { EmailConfigError } from '../../src/notify/errors';
+import { EmailConfigError } from '../../src/notify/email/errors';
 import { type ArmServer, staticTokenCredential, startArmServer } from '../../sim/azure/armServer';
 import { testAppEnv } from '../support/appEnv';
 import { makeSelfSignedCert, type SelfSignedCert } from '../../sim/net/selfSignedCert';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { HeldBacklog } from '../../src/hub/heldBacklog';
 import { issueApprovalLink } from '../../src/approval/issueApprovalLink';
-import { makeBreakerMessages } from '../../src/orchestration/breakerMessages';
+import { makeBreakerMessages } from '../../src/notify/email/breakerMessages';
 import { NOW, SIGNING_KEY, trip } from './fixtures';
 
 const messages = makeBreakerMessages({

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { NOTICE_CHANNELS } from '../../src/notify/noticeLedger';
 import { BreakerActivity, sendActivityName } from '../../src/orchestration/activityNames';
-import type { BreakerNotice } from '../../src/orchestration/breakerNotice';
+import type { BreakerNotice } from '../../src/notify/breakerNotice';
 import { invokeRpc } from '../../sim/host/fakeFunctionsCore';
 import { FN, newEpisode, registerBreaker } from './breakerFixture';
 

@@ -4,7 +4,7 @@ import {
   TriggerSwitchPermissionError,
   TriggerSwitchTransientError,
 } from '../../src/control/errors';
-import { EmailRejectedError } from '../../src/notify/errors';
+import { EmailRejectedError } from '../../src/notify/email/errors';
 import { APPROVAL_EVENT, BREAKER_ORCHESTRATOR } from '../../src/orchestration/orchestrationIds';
 import { BreakerActivity } from '../../src/orchestration/activityNames';
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';

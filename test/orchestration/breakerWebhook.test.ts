@@ -10,7 +10,7 @@ import { webhookChannel } from '../../src/notify/webhook/webhookChannel';
 import { WebhookHeader } from '../../src/notify/webhook/webhookSignature';
 import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import { BreakerActivity } from '../../src/orchestration/activityNames';
-import { makeBreakerWebhookNotices } from '../../src/orchestration/breakerWebhookNotices';
+import { makeBreakerWebhookNotices } from '../../src/notify/webhook/breakerWebhookNotices';
 import { HistoryEventType } from '../../sim/durable/replay';
 import { freePort } from '../../sim/services/freePort';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';

@@ -9,8 +9,8 @@ import { blobNoticeLedger } from '../../src/notify/blobNoticeLedger';
 import type { NoticeOutcome } from '../../src/notify/noticeChannel';
 import { type NoticeIdentity, noticeMessageId } from '../../src/notify/noticeLedger';
 import { makeBreakerActivities } from '../../src/orchestration/breakerActivities';
-import type { BreakerChannel } from '../../src/orchestration/breakerChannel';
-import type { BreakerNotice } from '../../src/orchestration/breakerNotice';
+import type { BreakerChannel } from '../../src/notify/breakerChannel';
+import type { BreakerNotice } from '../../src/notify/breakerNotice';
 import { silentLogger } from '../../src/kernel/logger';
 import { FN, newEpisode, SETTINGS } from './breakerFixture';
 

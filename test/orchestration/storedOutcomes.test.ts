@@ -7,9 +7,9 @@ import * as df from 'durable-functions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { BreakerActivity } from '../../src/orchestration/activityNames';
-import { readNotice } from '../../src/orchestration/breakerNotice';
+import { readNotice } from '../../src/notify/breakerNotice';
 import { parseBreakerStatus } from '../../src/orchestration/breakerStatus';
-import { makeBreakerWebhookNotices } from '../../src/orchestration/breakerWebhookNotices';
+import { makeBreakerWebhookNotices } from '../../src/notify/webhook/breakerWebhookNotices';
 import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import { fakeCore, invokeRpc } from '../../sim/host/fakeFunctionsCore';
 import { FN, newEpisode, registerBreaker, T0, untilAwaitingApproval } from './breakerFixture';

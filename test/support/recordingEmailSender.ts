@@ -1,4 +1,4 @@
-import type { EmailMessage, EmailSender } from '../../src/notify/emailSender';
+import type { EmailMessage, EmailSender } from '../../src/notify/email/emailSender';
 
 /** A fake email sender (test only): keeps what was sent; `failNext` makes sends throw. */
 export interface RecordingEmailSender extends EmailSender {

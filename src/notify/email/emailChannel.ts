@@ -1,5 +1,5 @@
-import { EmailError } from '../errors';
-import type { EmailMessage, EmailSender } from '../emailSender';
+import { EmailError } from './errors';
+import type { EmailMessage, EmailSender } from './emailSender';
 import { NOTICE_CHANNEL_TRAITS, type NoticeChannel, type NoticeOutcome } from '../noticeChannel';
 import { reviveStoredEmail, type StoredEmail } from '../storedNotices';
 

@@ -1,4 +1,4 @@
-import type { EmailMessage } from '../emailSender';
+import type { EmailMessage } from '../email/emailSender';
 import { shortTripId, SUBJECT_TAG } from './formatting';
 import { formatTime } from '../../web/formatting';
 import { renderMessage } from './renderMessage';

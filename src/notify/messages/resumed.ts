@@ -1,5 +1,5 @@
 import type { TriggerSwitchOutcome } from '../../control/triggerSwitchOutcome';
-import type { EmailMessage } from '../emailSender';
+import type { EmailMessage } from '../email/emailSender';
 import { describeSwitchOutcome, shortTripId, SUBJECT_TAG } from './formatting';
 import { formatDuration, formatTime } from '../../web/formatting';
 import { renderMessage } from './renderMessage';

@@ -3,7 +3,7 @@ import { describeBacklog } from '../../hub/describeBacklog';
 import type { HeldBacklog } from '../../hub/heldBacklog';
 import type { TripRecord } from '../../breaker/breakerStore';
 import { describeDownstream } from '../../sinks/describeDownstream';
-import type { EmailMessage } from '../emailSender';
+import type { EmailMessage } from '../email/emailSender';
 import { describeSwitchOutcome, formatSamples, shortTripId, SUBJECT_TAG } from './formatting';
 import { formatTime } from '../../web/formatting';
 import type { Block } from './messageDocument';

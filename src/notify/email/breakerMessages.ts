@@ -1,12 +1,12 @@
-import type { TripRecord } from '../breaker/breakerStore';
-import type { EmailMessage } from '../notify/emailSender';
-import { closed } from '../notify/messages/closed';
-import { withEnvironmentTag } from '../notify/messages/formatting';
-import { reminder } from '../notify/messages/reminder';
-import { resumed } from '../notify/messages/resumed';
-import { tripNotice } from '../notify/messages/tripNotice';
-import type { BreakerNotice, NoticeFacts } from './breakerNotice';
-import { enableFailedMessage } from './enableFailedMessage';
+import type { TripRecord } from '../../breaker/breakerStore';
+import type { EmailMessage } from './emailSender';
+import { closed } from '../messages/closed';
+import { withEnvironmentTag } from '../messages/formatting';
+import { reminder } from '../messages/reminder';
+import { resumed } from '../messages/resumed';
+import { tripNotice } from '../messages/tripNotice';
+import type { BreakerNotice, NoticeFacts } from '../breakerNotice';
+import { enableFailedMessage } from '../messages/enableFailedMessage';
 
 /** Renders a notice as an email. */
 export type BreakerMessageBuilder = (notice: BreakerNotice, facts: NoticeFacts) => EmailMessage;

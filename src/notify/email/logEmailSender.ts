@@ -1,4 +1,4 @@
-import type { Logger } from '../kernel/logger';
+import type { Logger } from '../../kernel/logger';
 import type { EmailSender } from './emailSender';
 
 /**

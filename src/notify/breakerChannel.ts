@@ -1,4 +1,4 @@
-import type { NoticeChannel } from '../notify/noticeChannel';
+import type { NoticeChannel } from './noticeChannel';
 import type { BreakerNotice, NoticeFacts } from './breakerNotice';
 
 /** A notice channel as the breaker uses it: rendered from the notice and the facts of sending time. */

@@ -1,6 +1,6 @@
-import type { EmailMessage } from '../notify/emailSender';
-import { shortTripId, SUBJECT_TAG } from '../notify/messages/formatting';
-import { renderMessage } from '../notify/messages/renderMessage';
+import type { EmailMessage } from '../email/emailSender';
+import { shortTripId, SUBJECT_TAG } from './formatting';
+import { renderMessage } from './renderMessage';
 
 /** Approval arrived but the trigger could not be switched back on: an operator has to act. */
 export function enableFailedMessage(input: {

@@ -1,5 +1,5 @@
 import { EmailConfigError } from './errors';
-import type { NoticeIdentity } from './noticeLedger';
+import type { NoticeIdentity } from '../noticeLedger';
 
 export interface EmailMessage {
   readonly to: readonly string[];

@@ -5,7 +5,7 @@ import {
 } from '@azure/communication-email';
 import type { TokenCredential } from '@azure/core-auth';
 
-import { withDependencySpan } from '../kernel/dependencySpan';
+import { withDependencySpan } from '../../kernel/dependencySpan';
 import { type EmailMessage, type EmailSender, requireRecipients, requireSender } from './emailSender';
 import { classifyAcsError } from './classifyAcsError';
 import { EmailConfigError, EmailDeliveryError, EmailRejectedError } from './errors';
