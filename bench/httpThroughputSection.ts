@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
 
 import { alwaysClosedGate } from '../src/breaker/breakerGate';
+import type { ReceivedEvent } from '../src/hub/receivedEvent';
 import { systemClock } from '../src/kernel/clock';
 import { makeBatchProcessor } from '../src/processing/batchProcessor';
 import { defaultOrdering, type Ordering } from '../src/processing/ordering';
-import type { ReceivedEvent } from '../src/hub/receivedEvent';
 import { makeHttpActivitySink } from '../src/sinks/httpActivitySink';
 import type { BenchSection } from './benchSection';
 import { startFixedDelayApi } from './fixedDelayApi';

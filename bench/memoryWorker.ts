@@ -4,12 +4,12 @@
  * sink on Azurite; `bare` loads the same SDKs and the same host model, no app, and only waits. Both
  * print one JSON line per memory sample (after a full GC) on stdout.
  */
+import '../sim/host/fakeFunctionsCore';
+
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-
-import '../sim/host/fakeFunctionsCore';
+import { pathToFileURL } from 'node:url';
 
 import type { EventHubModel, HubEvent } from '../sim/host/eventHubModel';
 import { localAppEnv } from '../sim/host/localAppEnv';

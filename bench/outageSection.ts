@@ -1,16 +1,16 @@
-import { RestError } from '@azure/core-rest-pipeline';
-
 // The fake @azure/functions-core (as in the end-to-end tests) must be in place before @azure/functions loads.
 import '../sim/host/fakeFunctionsCore';
 
-import { createRuntime, installRuntime, type Runtime } from '../src/composition/runtime';
-import type { ActivitySink } from '../src/sinks/activitySink';
-import type { OutagePolicy } from '../src/processing/batchProcessor';
-import type { SensorReading } from '../src/hub/sensorReading';
+import { RestError } from '@azure/core-rest-pipeline';
+
 import { EventHubModel } from '../sim/host/eventHubModel';
+import { localAppEnv } from '../sim/host/localAppEnv';
 import { SimClock } from '../sim/host/simClock';
 import { TriggerHostModel } from '../sim/host/triggerHostModel';
-import { localAppEnv } from '../sim/host/localAppEnv';
+import { createRuntime, installRuntime, type Runtime } from '../src/composition/runtime';
+import type { SensorReading } from '../src/hub/sensorReading';
+import type { OutagePolicy } from '../src/processing/batchProcessor';
+import type { ActivitySink } from '../src/sinks/activitySink';
 import type { BenchSection } from './benchSection';
 import { register } from './pipelineSection';
 

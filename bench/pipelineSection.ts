@@ -1,20 +1,19 @@
-import os from 'node:os';
-import { performance } from 'node:perf_hooks';
-import { setImmediate as nextTurn } from 'node:timers/promises';
-
 // The fake @azure/functions-core (as in the end-to-end tests) must be in place before @azure/functions loads.
 import '../sim/host/fakeFunctionsCore';
 
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { app, type EventHubFunctionOptions } from '@azure/functions';
 
-import { createRuntime, installRuntime, type Runtime } from '../src/composition/runtime';
-import type { ActivitySink } from '../src/sinks/activitySink';
-import { alwaysClosedGate } from '../src/breaker/breakerGate';
-import type { SensorReading } from '../src/hub/sensorReading';
 import { EventHubModel } from '../sim/host/eventHubModel';
+import { localAppEnv } from '../sim/host/localAppEnv';
 import { SimClock } from '../sim/host/simClock';
 import { TriggerHostModel } from '../sim/host/triggerHostModel';
-import { localAppEnv } from '../sim/host/localAppEnv';
+import { alwaysClosedGate } from '../src/breaker/breakerGate';
+import { createRuntime, installRuntime, type Runtime } from '../src/composition/runtime';
+import type { SensorReading } from '../src/hub/sensorReading';
+import type { ActivitySink } from '../src/sinks/activitySink';
 import type { BenchSection } from './benchSection';
 import { fmt, median, pct } from './measure';
 

@@ -1,20 +1,19 @@
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-
 import { TableClient } from '@azure/data-tables';
 
+import { alwaysClosedGate, type BreakerGate } from '../src/breaker/breakerGate';
 import type { BreakerStore } from '../src/breaker/breakerStore';
 import { makeRedisBreakerStore } from '../src/breaker/redisBreakerStore';
 import { createBreakerRedis } from '../src/breaker/redisClient';
 import { makeStoreBreakerGate } from '../src/breaker/storeBreakerGate';
 import { makeTableBreakerStore } from '../src/breaker/tableBreakerStore';
-import type { ActivitySink } from '../src/sinks/activitySink';
-import { type BatchProcessor, makeBatchProcessor } from '../src/processing/batchProcessor';
-import { alwaysClosedGate, type BreakerGate } from '../src/breaker/breakerGate';
 import type { DeadLetterStore } from '../src/deadLetters/deadLetter';
-import { silentLogger } from '../src/kernel/logger';
 import type { ReceivedEvent } from '../src/hub/receivedEvent';
 import { systemClock } from '../src/kernel/clock';
+import { silentLogger } from '../src/kernel/logger';
+import { type BatchProcessor, makeBatchProcessor } from '../src/processing/batchProcessor';
+import type { ActivitySink } from '../src/sinks/activitySink';
 import { benchName, benchPolicy } from './benchPolicy';
 import type { BenchSection } from './benchSection';
 import { fmt, pct } from './measure';

@@ -4,7 +4,7 @@ import { makeRedisBreakerStore } from '../src/breaker/redisBreakerStore';
 import { createBreakerRedis } from '../src/breaker/redisClient';
 import { benchName, benchPolicy, oneFailure } from './benchPolicy';
 import type { BenchSection } from './benchSection';
-import { fmt, type Measurement, measureConcurrent, median, pct } from './measure';
+import { fmt, measureConcurrent, type Measurement, median, pct } from './measure';
 
 const ROUNDS = 5;
 const OPS = 5_000;

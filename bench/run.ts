@@ -8,16 +8,16 @@ import os from 'node:os';
 import { startAzurite } from '../sim/services/azurite';
 import { locateRedis, startRedis } from '../sim/services/redis';
 import type { BenchContext, BenchSection } from './benchSection';
-import { runMemoryBench } from './memory';
-import { httpThroughputSection } from './httpThroughputSection';
 import { cpuPerEventSection } from './cpuPerEventSection';
+import { httpThroughputSection } from './httpThroughputSection';
+import { runMemoryBench } from './memory';
 import { outageSection } from './outageSection';
 import { pipelineSection } from './pipelineSection';
 import { processingSection } from './processingSection';
 import { redisMemorySection } from './redisMemorySection';
 import { redisRecordSection } from './redisRecordSection';
-import { storageCallsSection } from './storageCallsSection';
 import { sinkThroughputSection } from './sinkThroughputSection';
+import { storageCallsSection } from './storageCallsSection';
 import { tableRecordSection } from './tableRecordSection';
 
 const sections: readonly BenchSection[] = [

@@ -1,17 +1,16 @@
 import { performance } from 'node:perf_hooks';
-
 import { TableClient } from '@azure/data-tables';
 
+import { startDelayProxy } from '../sim/net/delayProxy';
+import { alwaysClosedGate, type BreakerGate } from '../src/breaker/breakerGate';
 import { makeStoreBreakerGate } from '../src/breaker/storeBreakerGate';
 import { makeTableBreakerStore } from '../src/breaker/tableBreakerStore';
-import { makeBatchProcessor } from '../src/processing/batchProcessor';
-import { alwaysClosedGate, type BreakerGate } from '../src/breaker/breakerGate';
-import { makeHomeActivityTableSink } from '../src/sinks/homeActivityTableSink';
-import { silentLogger } from '../src/kernel/logger';
-import { defaultOrdering, type Ordering } from '../src/processing/ordering';
 import type { ReceivedEvent } from '../src/hub/receivedEvent';
 import { systemClock } from '../src/kernel/clock';
-import { startDelayProxy } from '../sim/net/delayProxy';
+import { silentLogger } from '../src/kernel/logger';
+import { makeBatchProcessor } from '../src/processing/batchProcessor';
+import { defaultOrdering, type Ordering } from '../src/processing/ordering';
+import { makeHomeActivityTableSink } from '../src/sinks/homeActivityTableSink';
 import { benchName, benchPolicy } from './benchPolicy';
 import type { BenchSection } from './benchSection';
 import { median, percentile } from './measure';

@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks';
 
-import type { ReceivedEvent } from '../src/hub/receivedEvent';
-import { splitIntoLanes, supersededReadings } from '../src/processing/tryBatchEvents';
 import { decodeReading } from '../src/hub/decodeReading';
-import { readingVersion } from '../src/sinks/homeActivityTableSink';
+import type { ReceivedEvent } from '../src/hub/receivedEvent';
 import { silentLogger } from '../src/kernel/logger';
 import type { BatchResult } from '../src/processing/batchProcessor';
+import { splitIntoLanes, supersededReadings } from '../src/processing/tryBatchEvents';
+import { readingVersion } from '../src/sinks/homeActivityTableSink';
 
 export const BATCH = 100;
 

@@ -1,19 +1,18 @@
 import { performance } from 'node:perf_hooks';
-
 import { TableClient } from '@azure/data-tables';
 import { BlobServiceClient } from '@azure/storage-blob';
 import { QueueServiceClient } from '@azure/storage-queue';
 
-import { makeTableBreakerStore } from '../src/breaker/tableBreakerStore';
-import { makeBatchProcessor } from '../src/processing/batchProcessor';
-import { makeBlobQueueDeadLetterStore } from '../src/deadLetters/blobQueueDeadLetterStore';
-import { alwaysClosedGate } from '../src/breaker/breakerGate';
-import { silentLogger } from '../src/kernel/logger';
-import type { ReceivedEvent } from '../src/hub/receivedEvent';
-import { makeHomeActivityTableSink } from '../src/sinks/homeActivityTableSink';
-import { systemClock } from '../src/kernel/clock';
 import { generateEvents } from '../scripts/producer/generateEvents';
 import { endpointPort, startFaultProxy, withEndpointPort } from '../sim/net/faultProxy';
+import { alwaysClosedGate } from '../src/breaker/breakerGate';
+import { makeTableBreakerStore } from '../src/breaker/tableBreakerStore';
+import { makeBlobQueueDeadLetterStore } from '../src/deadLetters/blobQueueDeadLetterStore';
+import type { ReceivedEvent } from '../src/hub/receivedEvent';
+import { systemClock } from '../src/kernel/clock';
+import { silentLogger } from '../src/kernel/logger';
+import { makeBatchProcessor } from '../src/processing/batchProcessor';
+import { makeHomeActivityTableSink } from '../src/sinks/homeActivityTableSink';
 import { benchName, benchPolicy } from './benchPolicy';
 import type { BenchSection } from './benchSection';
 

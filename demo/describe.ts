@@ -1,5 +1,5 @@
-import type { BreakerConfig } from '../src/breaker/breakerPolicy';
 import { TIMELINE, type TimelineEntry } from '../sim/world/scenario';
+import type { BreakerConfig } from '../src/breaker/breakerPolicy';
 
 /** One status line of the live view. */
 export interface Status {

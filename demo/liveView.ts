@@ -1,6 +1,6 @@
-import { readableTrips } from '../src/breaker/breakerStore';
 import type { BreakwaterWorld } from '../sim/world/breakwaterWorld';
 import type { ScenarioTick, TimelineEntry } from '../sim/world/scenario';
+import { readableTrips } from '../src/breaker/breakerStore';
 import { describeEntry, formatStatus, stamp } from './describe';
 import type { Pacer } from './pacer';
 import { DEMO_RUN } from './plan';

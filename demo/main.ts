@@ -1,8 +1,8 @@
-import { readableTrips } from '../src/breaker/breakerStore';
 import { BreakwaterWorld, FUNCTION_KEY } from '../sim/world/breakwaterWorld';
 import { supersededInItsBatch } from '../sim/world/orderingInWorld';
 import { keyOf, runScenario } from '../sim/world/scenario';
 import { startServedHub } from '../sim/world/servedHub';
+import { readableTrips } from '../src/breaker/breakerStore';
 import type { DemoOptions } from './args';
 import { makeLiveView } from './liveView';
 import { makePacer } from './pacer';

@@ -1,5 +1,5 @@
-import type { SinkWrite } from '../sim/world/breakwaterWorld';
 import type { InvocationRecord } from '../sim/host/triggerHostModel';
+import type { SinkWrite } from '../sim/world/breakwaterWorld';
 
 /** Held batches and re-runs of one partition, as the host saw them. */
 export interface PartitionHolds {

@@ -1,5 +1,5 @@
-import type { SensorReading } from '../src/hub/sensorReading';
 import type { ScenarioPlan } from '../sim/world/scenario';
+import type { SensorReading } from '../src/hub/sensorReading';
 import type { DemoOptions } from './args';
 
 export const DEMO_RUN = 'demo';

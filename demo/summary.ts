@@ -1,6 +1,6 @@
+import type { TimelineEntry } from '../sim/world/scenario';
 import type { TripRecord } from '../src/breaker/breakerStore';
 import { deadLetterReasons } from '../src/deadLetters/deadLetter';
-import type { TimelineEntry } from '../sim/world/scenario';
 
 /** Where each sent event ended up (design G1): every event is exactly one of these, or lost. */
 export interface DemoSummary {

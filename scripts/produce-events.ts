@@ -10,10 +10,10 @@ import { DefaultAzureCredential } from '@azure/identity';
 import { batchByPartitionKey, windowsForRate } from './producer/batchByPartitionKey';
 import { generateEvents } from './producer/generateEvents';
 import {
-  type ProducerOptions,
-  ProducerArgsError,
-  type ProducerTarget,
   parseProducerArgs,
+  ProducerArgsError,
+  type ProducerOptions,
+  type ProducerTarget,
   producerUsage,
 } from './producer/producerArgs';
 import { describeProducerError, PRODUCER_RETRY } from './producer/producerErrors';

@@ -5,7 +5,6 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-
 import { format, resolveConfig } from 'prettier';
 
 import { renderSettingsTable, replaceSettingsTable } from './docs/renderSettingsTable';

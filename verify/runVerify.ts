@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 import { makeAppClient } from './appClient';
-import { restoreApp, type Restoration } from './cleanup';
+import { type Restoration, restoreApp } from './cleanup';
 import { finishRun } from './finish';
 import { phaseRange, poisonCount, type PublishPhase, type VerifyPlan } from './plan';
 import { publishRange } from './publish';

@@ -1,5 +1,4 @@
 import { inspect } from 'node:util';
-
 import type { RetryOptions } from '@azure/event-hubs';
 
 import type { ProducerTarget } from './producerArgs';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
-import type { SelfSignedCert } from '../net/selfSignedCert';
 import { type ReceivedRequest, sendJson, startHttpsServer } from '../net/httpsTestServer';
+import type { SelfSignedCert } from '../net/selfSignedCert';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** How long ACS remembers a repeatable request. */

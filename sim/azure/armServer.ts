@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 
-import type { SelfSignedCert } from '../net/selfSignedCert';
 import { type ReceivedRequest, sendJson, startHttpsServer } from '../net/httpsTestServer';
+import type { SelfSignedCert } from '../net/selfSignedCert';
 
 export type ArmOperation = 'list' | 'update' | 'site' | 'hostKeys';
 

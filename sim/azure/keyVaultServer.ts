@@ -1,5 +1,5 @@
-import type { SelfSignedCert } from '../net/selfSignedCert';
 import { type ReceivedRequest, sendJson, startHttpsServer } from '../net/httpsTestServer';
+import type { SelfSignedCert } from '../net/selfSignedCert';
 
 export interface KeyVaultServer {
   readonly url: string;

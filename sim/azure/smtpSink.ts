@@ -1,5 +1,4 @@
 import type { AddressInfo } from 'node:net';
-
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 

@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { DurableHost } from './durableHost';
-import type { DurableWorker } from './durableHostOptions';
 import type { Clock } from '../../src/kernel/clock';
 import { durableClientData } from './durableClientData';
+import { DurableHost } from './durableHost';
+import type { DurableWorker } from './durableHostOptions';
 
 /** How a start with the id of an existing instance is decided (see `DurableBackend`). */
 export const START_CONFLICTS = ['refuse', 'race'] as const;

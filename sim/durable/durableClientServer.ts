@@ -6,12 +6,11 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-
 import { InvocationContext } from '@azure/functions';
 import * as df from 'durable-functions';
 
-import { DurableHost } from './durableHost';
 import { durableClientData } from './durableClientData';
+import { DurableHost } from './durableHost';
 
 export interface ServedInstance {
   readonly name: string;

@@ -22,11 +22,11 @@ import type { DurableHostOptions, Runtime } from './durableHostOptions';
 import { DurableTimers } from './durableTimers';
 import {
   ActionType,
+  checkSameSchedule,
   type HistoryEvent,
+  historyEvent,
   HistoryEventType,
   type OrchestratorState,
-  checkSameSchedule,
-  historyEvent,
   replay,
   scheduledLeaves,
 } from './replay';

@@ -6,7 +6,6 @@
  * extension. ARM and email are the simulator's local servers.
  */
 import { randomBytes } from 'node:crypto';
-
 import { InvocationContext } from '@azure/functions';
 import * as df from 'durable-functions';
 

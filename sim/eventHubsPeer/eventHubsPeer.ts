@@ -1,6 +1,5 @@
 import type { AddressInfo, Server, Socket } from 'node:net';
-
-import { type Connection, type EventContext, type Message, type Sender, create_container } from 'rhea';
+import { type Connection, create_container, type EventContext, type Message, type Sender } from 'rhea';
 
 import {
   receiveAddress,
@@ -11,7 +10,7 @@ import {
 } from './addresses';
 import { BadTransferError, decodeTransfer, firstSequenceOf, toDelivery } from './eventMessages';
 import { answerManagement, type ManagementReply } from './management';
-import { type PartitionStore, partitionForKey } from './partitionStore';
+import { partitionForKey, type PartitionStore } from './partitionStore';
 import { claimCovers, type SasKey, verifySasToken } from './sasToken';
 
 export interface EventHubsPeerOptions {

@@ -1,5 +1,5 @@
-import { rpcTriggerMetadata, type WireOptions } from './triggerWire';
 import type { HubEvent } from './eventHubModel';
+import { rpcTriggerMetadata, type WireOptions } from './triggerWire';
 
 /**
  * The RPC shape in which the host hands a `cardinality: 'many'`, `dataType: 'binary'` batch to the

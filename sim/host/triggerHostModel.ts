@@ -1,12 +1,12 @@
-import { invokeRpc } from './fakeFunctionsCore';
 import type { HubEvent } from './eventHubModel';
+import { invokeRpc } from './fakeFunctionsCore';
 import {
   nextRetryDueAt,
-  seededRandom,
   readFunctionTimeoutMs,
   readMaxBatchSize,
   readRetryPolicy,
   type RetryPolicy,
+  seededRandom,
 } from './hostConfig';
 import { type HostInstance, HostInstances } from './hostInstances';
 import {
@@ -20,8 +20,6 @@ import { invocationScope } from './invocationScope';
 import { toRpcBatch } from './rpcBatch';
 import type { TriggerHostModelOptions } from './triggerHostOptions';
 
-export { toRpcBatch } from './rpcBatch';
-export type { TriggerHostModelOptions } from './triggerHostOptions';
 export {
   EVENT_HUBS_EXTENSIONS,
   type EventHubsExtension,
@@ -29,6 +27,8 @@ export {
   type InvocationOutcome,
   type InvocationRecord,
 } from './hostRound';
+export { toRpcBatch } from './rpcBatch';
+export type { TriggerHostModelOptions } from './triggerHostOptions';
 
 /**
  * A model of the Functions host running the Event Hubs trigger, as unkind as Azure:

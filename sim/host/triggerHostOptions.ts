@@ -1,6 +1,6 @@
 import type { EventHubModel, HubEvent } from './eventHubModel';
-import type { EventHubsExtension } from './hostRound';
 import type { RpcInvocation } from './fakeFunctionsCore';
+import type { EventHubsExtension } from './hostRound';
 import type { SimClock } from './simClock';
 import type { WireOptions } from './triggerWire';
 

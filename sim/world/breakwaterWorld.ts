@@ -1,27 +1,28 @@
-import type { Runtime } from '../../src/composition/runtime';
-import type { DeadLetterMessage } from '../../src/deadLetters/deadLetterMessage';
-import { type ArmServer, startArmServer } from '../azure/armServer';
-import { bindingOfType, invokeRpc } from '../host/fakeFunctionsCore';
-import { type FunctionsHttpServer, startFunctionsHttpServer } from '../host/functionsHttpServer';
-import { makeSelfSignedCert } from '../net/selfSignedCert';
-import { type SmtpSink, startSmtpSink } from '../azure/smtpSink';
-import { type AcsServer, startAcsServer } from '../azure/acsServer';
 import type { ParsedMail } from 'mailparser';
-import { makeAppLoader } from '../host/appLoader';
-import { type AttachedHost, e2eEnv, e2eRuntimeOptions, type SinkWrite } from './worldParts';
+
+import type { Runtime } from '../../src/composition/runtime';
 import type { SinkKind } from '../../src/config/sinkSettings';
 import { readSwitch } from '../../src/control/switchReading';
-import type { SinkCall, WriteRefusal } from './downstream';
+import type { DeadLetterMessage } from '../../src/deadLetters/deadLetterMessage';
+import { type AcsServer, startAcsServer } from '../azure/acsServer';
+import { type ArmServer, startArmServer } from '../azure/armServer';
+import { type SmtpSink, startSmtpSink } from '../azure/smtpSink';
 import { DurableBackend, type StartConflict } from '../durable/durableBackend';
+import { makeAppLoader } from '../host/appLoader';
+import { bindingOfType, invokeRpc } from '../host/fakeFunctionsCore';
+import { type FunctionsHttpServer, startFunctionsHttpServer } from '../host/functionsHttpServer';
 import { checkedRetentionMs, deployedRetentionMs } from '../host/hubRetention';
 import { SimClock } from '../host/simClock';
-import { startWorldDownstream, type WorldDownstream } from './worldDownstream';
+import { makeSelfSignedCert } from '../net/selfSignedCert';
+import type { SinkCall, WriteRefusal } from './downstream';
 import {
   approvalLinksIn,
   approveLikeAPerson,
   drainDeadLetterQueue,
   maintenanceRequest,
 } from './operatorActions';
+import { startWorldDownstream, type WorldDownstream } from './worldDownstream';
+import { type AttachedHost, e2eEnv, e2eRuntimeOptions, type SinkWrite } from './worldParts';
 
 export type { AttachedHost, SinkWrite } from './worldParts';
 export const FUNCTION_NAME = 'ProcessSensorEvents';

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-
 import { z } from 'zod';
 
 import { sensorReadingSchema } from '../../src/hub/sensorReading';

@@ -1,9 +1,9 @@
 import { decodeReading } from '../../src/hub/decodeReading';
-import { readingVersion } from '../../src/sinks/homeActivityTableSink';
 import type { OrderingMode } from '../../src/processing/ordering';
-import type { BreakwaterWorld, SinkWrite } from './breakwaterWorld';
+import { readingVersion } from '../../src/sinks/homeActivityTableSink';
 import type { HubEvent } from '../host/eventHubModel';
 import type { InvocationRecord } from '../host/hostRound';
+import type { BreakwaterWorld, SinkWrite } from './breakwaterWorld';
 
 /** The ordering the world's app runs with (ORDERING, as its runtime read it). */
 export const orderingOf = (world: BreakwaterWorld): OrderingMode =>

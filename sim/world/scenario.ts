@@ -1,14 +1,14 @@
 import type { BreakerStateName } from '../../src/breaker/breakerStore';
 import type { DeadLetterMessage } from '../../src/deadLetters/deadLetterMessage';
-import type { BreakwaterWorld } from './breakwaterWorld';
 import { EventHubModel, type HubEvent } from '../host/eventHubModel';
 import { checkedRetentionMs } from '../host/hubRetention';
+import type { TriggerHostModel } from '../host/triggerHostModel';
+import type { BreakwaterWorld } from './breakwaterWorld';
+import { SavedEventsWatch } from './savedEvents';
 import { eventBody, type EventPlan, homeIdOf } from './scenarioEvents';
 import { applyHostFaults, type HostFaults } from './scenarioFaults';
-import type { TriggerHostModel } from '../host/triggerHostModel';
 import type { ServedHub } from './servedHub';
 import { worldTriggerHost } from './worldTriggerHost';
-import { SavedEventsWatch } from './savedEvents';
 
 /** How often (simulated seconds) a run lists the events the app saved. */
 const SAVED_POLL_SECONDS = 5;

@@ -1,6 +1,6 @@
+import type { EventHubsExtension, TriggerHostModel } from '../host/triggerHostModel';
 import type { WireOptions } from '../host/triggerWire';
 import { type BreakwaterWorld, FUNCTION_NAME } from './breakwaterWorld';
-import type { EventHubsExtension, TriggerHostModel } from '../host/triggerHostModel';
 
 /** Faults of the host itself in a scenario plan; times are seconds from the run's start. */
 export interface HostFaults {

@@ -2,13 +2,13 @@ import { RestError } from '@azure/core-rest-pipeline';
 import { TableClient } from '@azure/data-tables';
 
 import type { SinkKind } from '../../src/config/sinkSettings';
+import type { Clock } from '../../src/kernel/clock';
 import type { ActivitySink } from '../../src/sinks/activitySink';
 import { readingVersion, type SensorActivityRow } from '../../src/sinks/homeActivityTableSink';
 import { encodeTableKey } from '../../src/sinks/tableKeys';
-import type { Clock } from '../../src/kernel/clock';
-import { type HttpDownstream, startHttpDownstream } from './httpDownstream';
-import type { Downstream } from './downstream';
 import { invocationScope } from '../host/invocationScope';
+import type { Downstream } from './downstream';
+import { type HttpDownstream, startHttpDownstream } from './httpDownstream';
 
 /** One successful sink write, as the downstream saw it. */
 export interface SinkWrite {

@@ -1,4 +1,4 @@
-import { type TriggerHostModelOptions, TriggerHostModel } from '../host/triggerHostModel';
+import { TriggerHostModel, type TriggerHostModelOptions } from '../host/triggerHostModel';
 import { type BreakwaterWorld, FUNCTION_NAME } from './breakwaterWorld';
 
 /**

@@ -1,11 +1,12 @@
 import type { HttpHandler, HttpRequest, InvocationContext } from '@azure/functions';
 
-import type { HeldBacklog } from '../hub/heldBacklog';
 import type { BreakerStore } from '../breaker/breakerStore';
-import type { TokenVerification } from './approvalTokenTypes';
+import type { HeldBacklog } from '../hub/heldBacklog';
 import { emitEvent } from '../kernel/appEvent';
-import { ensureError } from '../kernel/ensureError';
 import type { Clock } from '../kernel/clock';
+import { ensureError } from '../kernel/ensureError';
+import type { OrchestrationControlFactory } from '../orchestration/orchestrationControl';
+import { withEnvironment } from '../web/environmentBanner';
 import {
   approvedPage,
   confirmationPage,
@@ -13,13 +14,12 @@ import {
   refusalPage,
   unavailablePage,
 } from './approvalPages';
-import { withEnvironment } from '../web/environmentBanner';
 import { refuseSituation, refuseToken } from './approvalRefusal';
+import type { TokenVerification } from './approvalTokenTypes';
 import { PRINCIPAL_HEADER, readApprover } from './approverName';
+import { needsApproveAnyway } from './safetyPanel';
 import { checkSignedInApprover } from './signedInApprover';
 import { signedInRefusalPage } from './signedInPages';
-import type { OrchestrationControlFactory } from '../orchestration/orchestrationControl';
-import { needsApproveAnyway } from './safetyPanel';
 import { readTripSituation, type SituationStore, type TripSituation } from './tripSituation';
 
 export interface ApprovalHandlerDeps {

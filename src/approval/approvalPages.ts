@@ -2,12 +2,12 @@ import type { HttpResponseInit } from '@azure/functions';
 
 import { formatSpan } from '../hub/describeBacklog';
 import type { HeldBacklog } from '../hub/heldBacklog';
-import type { ApprovalTokenPayload } from './approvalTokenTypes';
-import type { ApprovalRefusal } from './approvalRefusal';
-import { refusalStatus } from './approvalRefusal';
 import { formatCount, formatTime } from '../web/formatting';
 import { html, type SafeHtml } from '../web/html';
 import { htmlPage } from '../web/pageResponse';
+import type { ApprovalRefusal } from './approvalRefusal';
+import { refusalStatus } from './approvalRefusal';
+import type { ApprovalTokenPayload } from './approvalTokenTypes';
 import { approveAnywayField, needsApproveAnyway, safetyPanel } from './safetyPanel';
 import type { TripSituation } from './tripSituation';
 

@@ -1,5 +1,5 @@
-import type { ApprovalTokenPayload, TokenRejection, TokenVerification } from './approvalTokenTypes';
 import { APPROVABLE_PHASES, APPROVED_PHASES, type BreakerPhase } from '../orchestration/breakerStatus';
+import type { ApprovalTokenPayload, TokenRejection, TokenVerification } from './approvalTokenTypes';
 import type { TripSituation } from './tripSituation';
 
 /** Every reason an approval link does not lead to a restart; each has its own page and status. */

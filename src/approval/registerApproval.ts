@@ -1,8 +1,8 @@
 import { app } from '@azure/functions';
 
-import { APPROVAL_ROUTE } from './approvalLink';
-import { type ApprovalHandlerDeps, makeApprovalHandler } from './approvalHandler';
 import { durableClientInput } from '../orchestration/durableOrchestrationControl';
+import { type ApprovalHandlerDeps, makeApprovalHandler } from './approvalHandler';
+import { APPROVAL_ROUTE } from './approvalLink';
 
 export const APPROVAL_FUNCTION = 'Approve';
 

@@ -1,8 +1,8 @@
 import type { HttpResponseInit } from '@azure/functions';
 
-import { APPROVAL_ROUTE } from './approvalLink';
 import { html } from '../web/html';
 import { htmlPage } from '../web/pageResponse';
+import { APPROVAL_ROUTE } from './approvalLink';
 import type { SignedInRefusal } from './signedInApprover';
 
 /**

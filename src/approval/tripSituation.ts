@@ -1,6 +1,6 @@
+import { failuresIn } from '../breaker/breakerPolicy';
 import { type BreakerState, type BreakerStore, type TripRecord } from '../breaker/breakerStore';
 import type { OrchestrationControl, OrchestrationView } from '../orchestration/orchestrationControl';
-import { failuresIn } from '../breaker/breakerPolicy';
 
 /** Everything the approval page shows and judges about one trip, read without changing anything. */
 export interface TripSituation {

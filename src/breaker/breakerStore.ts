@@ -1,5 +1,5 @@
-import type { DownstreamProbe } from '../sinks/downstreamProbe';
 import type { FailureSample } from '../kernel/failureSample';
+import type { DownstreamProbe } from '../sinks/downstreamProbe';
 
 /**
  * The shared failure window and breaker state (docs/breaker-store.md). Every adapter

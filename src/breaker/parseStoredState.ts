@@ -1,5 +1,5 @@
-import { BreakerStoreCorruptError } from './errors';
 import { BREAKER_STATES, type BreakerState, type BreakerStateName } from './breakerStore';
+import { BreakerStoreCorruptError } from './errors';
 
 const stateNames: ReadonlySet<string> = new Set(BREAKER_STATES);
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 import { boundText } from '../kernel/boundText';
-import { BreakerStoreCorruptError } from './errors';
 import { isReadableTrip, type TripEntry, type TripRecord } from './breakerStore';
+import { BreakerStoreCorruptError } from './errors';
 
 /** Milliseconds a JavaScript Date can hold: anything beyond makes `toISOString` throw. */
 const MAX_DATE_MS = 8.64e15;

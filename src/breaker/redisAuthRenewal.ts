@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 
+import type { Clock } from '../kernel/clock';
 import { ensureError } from '../kernel/ensureError';
 import type { Logger } from '../kernel/logger';
-import type { Clock } from '../kernel/clock';
 import type { RedisCredentialProvider, RedisCredentials } from './redisCredentials';
 
 /** Schedules a callback; returns a cancel function. Injected so tests drive renewals without sleeping. */

@@ -1,8 +1,9 @@
 import type { Redis, Result } from 'ioredis';
 
+import { withDependencySpan } from '../kernel/dependencySpan';
 import type { FailureSample } from '../kernel/failureSample';
+import { sampleOf } from '../kernel/failureSample';
 import { assertAllowedTransition } from './allowedTransitions';
-import { BreakerStoreCorruptError } from './errors';
 import { type BreakerPolicy, bucketsInWindow, windowOf } from './breakerPolicy';
 import type {
   BreakerState,
@@ -13,12 +14,11 @@ import type {
   WindowBucket,
 } from './breakerStore';
 import { readableTrips } from './breakerStore';
-import { sampleOf } from '../kernel/failureSample';
+import { BreakerStoreCorruptError } from './errors';
 import { newTripId as defaultNewTripId } from './newTripId';
 import { isStateName, parseStoredState } from './parseStoredState';
 import { parseTripForUpdate, parseTripRecord, tripIdOf } from './parseTripRecord';
 import { whenReady } from './redisClient';
-import { withDependencySpan } from '../kernel/dependencySpan';
 import { openManuallyScript, recordScript, replaceTripScript, transitionScript } from './redisScripts';
 
 type ScriptArg = string | number;

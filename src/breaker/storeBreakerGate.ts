@@ -1,7 +1,7 @@
-import type { BreakerGate, GateState, RecordedFailures } from './breakerGate';
+import type { Clock } from '../kernel/clock';
 import type { FailureSample } from '../kernel/failureSample';
 import type { Logger } from '../kernel/logger';
-import type { Clock } from '../kernel/clock';
+import type { BreakerGate, GateState, RecordedFailures } from './breakerGate';
 import type { BreakerStore } from './breakerStore';
 import { makeStoreHealthTracker, type StoreHealth } from './storeHealth';
 

@@ -1,6 +1,6 @@
+import { emitEvent } from '../kernel/appEvent';
 import type { Clock } from '../kernel/clock';
 import type { Logger } from '../kernel/logger';
-import { emitEvent } from '../kernel/appEvent';
 
 /** Reachability of the breaker store, for the status page (G6). */
 export interface StoreHealth {

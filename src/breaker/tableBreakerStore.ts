@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-
 import type { TableClient } from '@azure/data-tables';
 
 import { type FailureSample, sampleOf } from '../kernel/failureSample';
 import { assertAllowedTransition } from './allowedTransitions';
-import { BreakerStoreCorruptError } from './errors';
 import { type BreakerPolicy, bucketOf, bucketsInWindow, tripCause, windowOf } from './breakerPolicy';
 import { type BreakerStore, readableTrips, type RecordResult, type TripRecord } from './breakerStore';
+import { BreakerStoreCorruptError } from './errors';
 import { newTripId as defaultNewTripId } from './newTripId';
 import { parseTripForUpdate } from './parseTripRecord';
 import { makeTableRows, parseTripRow, type Snapshot } from './tableRows';

@@ -1,7 +1,7 @@
 import { odata, type TableClient, type TableEntityResult, type TransactionAction } from '@azure/data-tables';
 
-import { BreakerStoreCorruptError } from './errors';
 import type { BreakerState, BreakerStateName, TripEntry, TripRecord } from './breakerStore';
+import { BreakerStoreCorruptError } from './errors';
 import { parseStoredState } from './parseStoredState';
 import { parseTripRecord } from './parseTripRecord';
 import {

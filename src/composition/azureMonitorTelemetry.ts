@@ -1,5 +1,5 @@
-import * as azureFunctions from '@azure/functions';
 import type { TokenCredential } from '@azure/core-auth';
+import * as azureFunctions from '@azure/functions';
 import { AzureFunctionsInstrumentationESM } from '@azure/functions-opentelemetry-instrumentation';
 import { AzureMonitorLogExporter, AzureMonitorTraceExporter } from '@azure/monitor-opentelemetry-exporter';
 

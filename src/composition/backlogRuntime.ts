@@ -1,12 +1,11 @@
 import { EventHubConsumerClient } from '@azure/event-hubs';
+import type { ContainerClient } from '@azure/storage-blob';
 
 import { CHECKPOINT_CONTAINER, checkpointPrefix, readCheckpoints } from '../hub/checkpoints';
 import { type HeldBacklog, readHeldBacklog } from '../hub/heldBacklog';
-import { saveMarginMs } from '../processing/retentionGuard';
-import type { ContainerClient } from '@azure/storage-blob';
-
-import { makeHubEventReader, type HubEventReader } from '../hub/hubEventReader';
+import { type HubEventReader, makeHubEventReader } from '../hub/hubEventReader';
 import { type HubReader, makeEventHubReader } from '../hub/hubReader';
+import { saveMarginMs } from '../processing/retentionGuard';
 import { namespaceOf } from './eventHubNamespace';
 import { lazyCredential } from './notifyAndControl';
 import type { Runtime } from './runtime';

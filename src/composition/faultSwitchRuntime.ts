@@ -2,9 +2,9 @@ import type { AppConfig } from '../config/appConfig';
 import type { FaultSwitchDeps } from '../faults/faultHandler';
 import { makeTableFaultSwitchStore } from '../faults/tableFaultSwitchStore';
 import { withFaultSwitch } from '../faults/withFaultSwitch';
+import type { Clock } from '../kernel/clock';
 import type { ActivitySink } from '../sinks/activitySink';
 import type { StorageClients } from '../storage/storageClients';
-import type { Clock } from '../kernel/clock';
 
 /** The switch's row shares the breaker's table (its own partition), on the app's storage account. */
 const faultStore = (config: AppConfig, storage: StorageClients) =>

@@ -1,9 +1,9 @@
 import type { AppConfig } from '../config/appConfig';
 import type { ActivitySink } from '../sinks/activitySink';
 import { makeHomeActivityTableSink } from '../sinks/homeActivityTableSink';
+import { makeHttpActivitySink } from '../sinks/httpActivitySink';
 import type { StorageClients } from '../storage/storageClients';
 import { namespaceOf } from './eventHubNamespace';
-import { makeHttpActivitySink } from '../sinks/httpActivitySink';
 
 /**
  * The sink `SINK` chooses. The per-event retry policy is the one retry layer for sink calls, so the

@@ -1,14 +1,14 @@
 import type { TokenCredential } from '@azure/core-auth';
 
-import type { AppConfig } from '../config/appConfig';
-import type { Clock } from '../kernel/clock';
-import type { StorageClients } from '../storage/storageClients';
 import { breakerPolicyFrom } from '../breaker/breakerPolicy';
 import type { BreakerStore } from '../breaker/breakerStore';
 import { makeRedisBreakerStore } from '../breaker/redisBreakerStore';
 import { createBreakerRedis } from '../breaker/redisClient';
 import { entraRedisCredentials } from '../breaker/redisCredentials';
 import { makeTableBreakerStore } from '../breaker/tableBreakerStore';
+import type { AppConfig } from '../config/appConfig';
+import type { Clock } from '../kernel/clock';
+import type { StorageClients } from '../storage/storageClients';
 
 /**
  * The adapter `BREAKER_STORE` selects. Nothing connects here: the Redis client and the table are used

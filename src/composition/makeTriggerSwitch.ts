@@ -1,10 +1,10 @@
 import type { TokenCredential } from '@azure/core-auth';
 
-import type { ControlConfig } from '../control/triggerSwitch';
-import type { Logger } from '../kernel/logger';
 import { makeArmTriggerSwitch } from '../control/armTriggerSwitch';
 import { makeLocalTriggerSwitch } from '../control/localTriggerSwitch';
+import type { ControlConfig } from '../control/triggerSwitch';
 import type { TriggerSwitch } from '../control/triggerSwitch';
+import type { Logger } from '../kernel/logger';
 
 export interface TriggerSwitchDeps {
   /** Used only in arm mode; pass a lazy wrapper so local runs never build a credential. */

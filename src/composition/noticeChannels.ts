@@ -1,13 +1,13 @@
-import type { AppConfig } from '../config/appConfig';
 import { issueApprovalLink } from '../approval/issueApprovalLink';
+import type { AppConfig } from '../config/appConfig';
 import type { Clock } from '../kernel/clock';
-import { emailChannel } from '../notify/email/emailChannel';
-import type { EmailSender } from '../notify/email/emailSender';
-import { webhookChannel } from '../notify/webhook/webhookChannel';
-import { makeWebhookSender } from '../notify/webhook/webhookSender';
 import type { BreakerChannel } from '../notify/breakerChannel';
 import { makeBreakerMessages } from '../notify/email/breakerMessages';
+import { emailChannel } from '../notify/email/emailChannel';
+import type { EmailSender } from '../notify/email/emailSender';
 import { makeBreakerWebhookNotices } from '../notify/webhook/breakerWebhookNotices';
+import { webhookChannel } from '../notify/webhook/webhookChannel';
+import { makeWebhookSender } from '../notify/webhook/webhookSender';
 
 /**
  * The channels breaker notices go out on, in the order they are sent (email, then webhook: a replay

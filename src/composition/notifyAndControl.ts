@@ -1,12 +1,12 @@
 import type { AccessToken, GetTokenOptions, TokenCredential } from '@azure/core-auth';
 
 import type { AppConfig } from '../config/appConfig';
-import { makeTriggerSwitch } from './makeTriggerSwitch';
 import type { TriggerSwitch } from '../control/triggerSwitch';
-import type { EmailSender } from '../notify/email/emailSender';
-import { makeEmailSender } from './makeEmailSender';
 import type { Logger } from '../kernel/logger';
+import type { EmailSender } from '../notify/email/emailSender';
 import type { LocalEndpoints } from './localEndpoints';
+import { makeEmailSender } from './makeEmailSender';
+import { makeTriggerSwitch } from './makeTriggerSwitch';
 
 export { makeEmailSender, makeTriggerSwitch };
 

@@ -1,16 +1,16 @@
 import type { ApprovalHandlerDeps } from '../approval/approvalHandler';
-import { durableOrchestrationControl } from '../orchestration/durableOrchestrationControl';
 import { verifyApprovalToken } from '../approval/approvalToken';
-import type { OperatorDeps } from '../operator/operatorDeps';
-import { queueDeadLetterCount } from '../deadLetters/queueDeadLetterCount';
 import { blobDeadLetterArchive } from '../deadLetters/deadLetterArchive';
+import { queueDeadLetterCount } from '../deadLetters/queueDeadLetterCount';
 import { queueRedriveDeferral } from '../deadLetters/redriveDeferral';
-import { queueRedriveRefusal } from '../deadLetters/redriveRefusal';
 import type { RedriveDeps } from '../deadLetters/redriveHandler';
+import { queueRedriveRefusal } from '../deadLetters/redriveRefusal';
+import type { OperatorDeps } from '../operator/operatorDeps';
+import { durableOrchestrationControl } from '../orchestration/durableOrchestrationControl';
 import { heldBacklogReaderFor } from './backlogRuntime';
-import { savedEventsView } from './retentionRuntime';
 import { faultSwitchDeps } from './faultSwitchRuntime';
 import { maintenanceRecordFor } from './maintenanceRuntime';
+import { savedEventsView } from './retentionRuntime';
 import { getRuntime, type Runtime } from './runtime';
 
 /** How long a dead letter waits before the next redrive attempt while the circuit is not CLOSED. */

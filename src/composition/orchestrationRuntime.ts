@@ -1,15 +1,15 @@
 import type { AppConfig } from '../config/appConfig';
-import type { BreakerActivityDeps } from '../orchestration/breakerActivities';
-import type { BreakerOrchestratorSettings } from '../orchestration/breakerOrchestrator';
-import type { WatchdogDeps } from '../orchestration/runWatchdog';
-import type { HeartbeatDeps } from '../orchestration/heartbeat';
 import { queueDeadLetterCount } from '../deadLetters/queueDeadLetterCount';
 import { makeConsumerProgress } from '../hub/consumerProgress';
+import { blobNoticeLedger, NOTICE_LEDGER_CONTAINER } from '../notify/blobNoticeLedger';
+import type { BreakerActivityDeps } from '../orchestration/breakerActivities';
+import type { BreakerOrchestratorSettings } from '../orchestration/breakerOrchestrator';
+import type { HeartbeatDeps } from '../orchestration/heartbeat';
+import type { WatchdogDeps } from '../orchestration/runWatchdog';
 import { heldBacklogReaderFor } from './backlogRuntime';
+import { maintenanceRecordFor } from './maintenanceRuntime';
 import { noticeChannels } from './noticeChannels';
 import { createRetentionGuardDeps, drainSavedFor } from './retentionRuntime';
-import { blobNoticeLedger, NOTICE_LEDGER_CONTAINER } from '../notify/blobNoticeLedger';
-import { maintenanceRecordFor } from './maintenanceRuntime';
 import type { Runtime } from './runtime';
 
 /**

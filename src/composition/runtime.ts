@@ -1,33 +1,33 @@
 import type { TokenCredential } from '@azure/core-auth';
 import { DefaultAzureCredential } from '@azure/identity';
 
+import type { BreakerGate } from '../breaker/breakerGate';
 import type { BreakerStore } from '../breaker/breakerStore';
-import { makeBreakerStore } from './makeBreakerStore';
 import { makeStoreBreakerGate, type StoreBreakerGate } from '../breaker/storeBreakerGate';
 import type { AppConfig } from '../config/appConfig';
 import { ConfigError } from '../config/errors';
 import { type Environment, loadConfig } from '../config/loadConfig';
-import type { ActivitySink } from '../sinks/activitySink';
+import { readTelemetryConfig } from '../config/readTelemetryConfig';
+import type { TriggerSwitch } from '../control/triggerSwitch';
+import { makeBlobQueueDeadLetterStore } from '../deadLetters/blobQueueDeadLetterStore';
+import type { DeadLetterStore } from '../deadLetters/deadLetter';
+import { type Clock, systemClock } from '../kernel/clock';
+import type { EmailSender } from '../notify/email/emailSender';
 import {
   type BatchProcessor,
   makeBatchProcessor,
   type OutagePolicy,
   withHeldBatchTelemetry,
 } from '../processing/batchProcessor';
-import type { BreakerGate } from '../breaker/breakerGate';
-import { makeBlobQueueDeadLetterStore } from '../deadLetters/blobQueueDeadLetterStore';
-import type { DeadLetterStore } from '../deadLetters/deadLetter';
-import { makeActivitySink } from './makeActivitySink';
-import { withFaultSwitchWhenEnabled } from './faultSwitchRuntime';
 import { makePartitionProgress, type PartitionProgress } from '../processing/partitionProgress';
+import type { ActivitySink } from '../sinks/activitySink';
 import { makeStorageClients, type StorageClients } from '../storage/storageClients';
-import { type Clock, systemClock } from '../kernel/clock';
-import type { TriggerSwitch } from '../control/triggerSwitch';
-import type { EmailSender } from '../notify/email/emailSender';
-import type { LocalEndpoints } from './localEndpoints';
-import { makeNotifyAndControl, type NotifyAndControl } from './notifyAndControl';
-import { readTelemetryConfig } from '../config/readTelemetryConfig';
 import { startAzureMonitorTelemetry } from './azureMonitorTelemetry';
+import { withFaultSwitchWhenEnabled } from './faultSwitchRuntime';
+import type { LocalEndpoints } from './localEndpoints';
+import { makeActivitySink } from './makeActivitySink';
+import { makeBreakerStore } from './makeBreakerStore';
+import { makeNotifyAndControl, type NotifyAndControl } from './notifyAndControl';
 
 /** Everything the function handlers need, created once per process. */
 export interface Runtime {

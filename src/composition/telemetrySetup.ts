@@ -4,9 +4,9 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
   BatchLogRecordProcessor,
+  LoggerProvider,
   type LogRecordExporter,
   type LogRecordProcessor,
-  LoggerProvider,
   SimpleLogRecordProcessor,
 } from '@opentelemetry/sdk-logs';
 import {

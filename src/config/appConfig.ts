@@ -3,11 +3,11 @@
 import type { ApprovalConfig } from '../approval/issueApprovalLink';
 import type { BreakerConfig } from '../breaker/breakerPolicy';
 import type { ControlConfig } from '../control/triggerSwitch';
+import type { OutageHandling } from '../processing/batchProcessor';
+import type { Ordering } from '../processing/ordering';
 import type { TriggerRetryConfig } from '../processing/processHandler';
 import type { StorageConnection } from '../storage/storageClients';
-import type { OutageHandling } from '../processing/batchProcessor';
 import type { OperationsConfig } from './operationsConfig';
-import type { Ordering } from '../processing/ordering';
 
 /** Name of the guarded Event Hubs function: letters, digits and `_` only, so it can be disabled on Linux. */
 export const GUARDED_FUNCTION_NAME = 'ProcessSensorEvents';

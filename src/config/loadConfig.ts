@@ -1,19 +1,17 @@
-import { type AppConfig, GUARDED_FUNCTION_NAME } from './appConfig';
 import { type ControlConfig } from '../control/triggerSwitch';
+import { type AppConfig, GUARDED_FUNCTION_NAME } from './appConfig';
+import type { Environment } from './environment';
 import { ConfigError, type ConfigProblem } from './errors';
+import { readOperationsConfig } from './operationsConfig';
 import { publishedKeyProblems } from './publishedKeys';
 import { readEmailTransport } from './readEmailTransport';
 import { readFaultSwitchConfig } from './readFaultSwitchConfig';
-import { readSinkConfig } from './readSinkConfig';
-import { readOperationsConfig } from './operationsConfig';
 import { nonEmpty, readEventHubConnection, readStorage } from './readHostConnections';
+import { readSinkConfig } from './readSinkConfig';
 import { hostSettingNames, type SettingName, settings } from './settings';
 import type { SettingValues } from './settingValues';
 
-import type { Environment } from './environment';
-
 export type { Environment } from './environment';
-
 export type { SettingValues } from './settingValues';
 
 /**

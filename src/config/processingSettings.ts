@@ -1,6 +1,6 @@
-import { sinkSettings } from './sinkSettings';
 import { orderingModes } from '../processing/ordering';
 import { boolean, integer, oneOf, text } from './settingKinds';
+import { sinkSettings } from './sinkSettings';
 
 /** Settings of the processing path: per-event retry, the batch deadline, the host retry policy, outage handling, ordering, the sink and dead letters. */
 export const processingSettings = {

@@ -1,6 +1,6 @@
 import type { ConfigProblem } from './errors';
-import type { SettingValues } from './settingValues';
 import { type SettingName, settings } from './settings';
+import type { SettingValues } from './settingValues';
 
 /**
  * Every setting that holds a key the app signs with (approval links, webhooks): the catalogue marks them

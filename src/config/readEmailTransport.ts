@@ -1,7 +1,7 @@
 import type { EmailTransportConfig } from './appConfig';
 import type { ConfigProblem } from './errors';
-import type { SettingValues } from './settingValues';
 import type { SettingName } from './settings';
+import type { SettingValues } from './settingValues';
 
 /** Records a problem for a required value that is missing, unless one already names the setting. */
 export type Require = <T>(name: SettingName, value: T | undefined, why?: string) => T | undefined;

@@ -1,7 +1,7 @@
-import type { EventHubConnection } from './appConfig';
 import type { StorageConnection } from '../storage/storageClients';
-import type { ConfigProblem } from './errors';
+import type { EventHubConnection } from './appConfig';
 import type { Environment } from './environment';
+import type { ConfigProblem } from './errors';
 import { hostSettingNames } from './settings';
 
 // The connections the Functions host reads itself: a connection string, or identity-based settings

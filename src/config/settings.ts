@@ -1,5 +1,5 @@
-import { faultSwitchSettings } from './faultSwitchSettings';
 import { breakerSettings } from './breakerSettings';
+import { faultSwitchSettings } from './faultSwitchSettings';
 import { notifySettings } from './notifySettings';
 import { operationsSettings } from './operationsSettings';
 import { processingSettings } from './processingSettings';

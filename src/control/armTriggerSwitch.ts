@@ -1,12 +1,12 @@
-import { type WebSiteManagementClientOptionalParams, WebSiteManagementClient } from '@azure/arm-appservice';
+import { WebSiteManagementClient, type WebSiteManagementClientOptionalParams } from '@azure/arm-appservice';
 import type { TokenCredential } from '@azure/core-auth';
 
 import { httpAttributes, withDependencySpan } from '../kernel/dependencySpan';
 import type { Logger } from '../kernel/logger';
 import { type ArmTarget, classifyArmError } from './classifyArmError';
+import { TriggerSwitchVerificationError } from './errors';
 import { disabledSettingName, readSwitch } from './switchReading';
 import type { TriggerSwitch } from './triggerSwitch';
-import { TriggerSwitchVerificationError } from './errors';
 
 export interface ArmTriggerSwitchOptions {
   readonly target: ArmTarget;

@@ -1,7 +1,7 @@
 import {
+  type TriggerSwitchError,
   TriggerSwitchPermissionError,
   TriggerSwitchRequestError,
-  type TriggerSwitchError,
   TriggerSwitchTransientError,
 } from './errors';
 

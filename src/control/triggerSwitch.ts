@@ -1,7 +1,7 @@
 import type { SwitchReading } from './switchReading';
 
-export { disabledSettingName } from './switchReading';
 export type { SwitchReading } from './switchReading';
+export { disabledSettingName } from './switchReading';
 
 /**
  * Switches the guarded trigger off and on. In Azure this is the app setting

@@ -1,5 +1,5 @@
-import type { TriggerSwitch } from './triggerSwitch';
 import { isTriggerSwitchError } from './errors';
+import type { TriggerSwitch } from './triggerSwitch';
 
 /**
  * What switching the trigger achieved, as a serialisable value: the activity's result, the custom

@@ -1,3 +1,4 @@
+import { boundText } from '../kernel/boundText';
 import {
   canonicalBlobName,
   DUPLICATE_MARK,
@@ -5,7 +6,6 @@ import {
   unknownBlobPrefix,
 } from './blobQueueDeadLetterStore';
 import type { DeadLetterMessage } from './deadLetterMessage';
-import { boundText } from '../kernel/boundText';
 
 /** What an Event Hubs partition id looks like (it becomes part of a blob name). */
 const PARTITION_ID = /^[A-Za-z0-9_-]{1,64}$/;

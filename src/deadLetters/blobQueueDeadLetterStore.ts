@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-
 import type { ContainerClient } from '@azure/storage-blob';
 import type { QueueClient } from '@azure/storage-queue';
 

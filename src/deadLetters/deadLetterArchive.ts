@@ -1,5 +1,5 @@
-import { RestError } from '@azure/storage-blob';
 import type { ContainerClient } from '@azure/storage-blob';
+import { RestError } from '@azure/storage-blob';
 
 import { parseDeadLetterBlobName } from './blobQueueDeadLetterStore';
 import type { DeadLetterMessage } from './deadLetterMessage';

@@ -1,15 +1,15 @@
 import type { RetryPolicy } from 'cockatiel';
 
-import type { ActivitySink } from '../sinks/activitySink';
-import { PROPERTIES_SUFFIX } from './blobQueueDeadLetterStore';
-import type { DeadLetterMessage } from './deadLetterMessage';
 import { decodeReading } from '../hub/decodeReading';
 import { isPoisonEventError } from '../hub/errors';
-import { ensureError } from '../kernel/ensureError';
-import { attemptWithRetry } from '../sinks/eventRetry';
-import type { Logger } from '../kernel/logger';
 import type { ReceivedEvent } from '../hub/receivedEvent';
+import { ensureError } from '../kernel/ensureError';
+import type { Logger } from '../kernel/logger';
+import type { ActivitySink } from '../sinks/activitySink';
+import { attemptWithRetry } from '../sinks/eventRetry';
+import { PROPERTIES_SUFFIX } from './blobQueueDeadLetterStore';
 import type { DeadLetterArchive, PendingDeadLetter } from './deadLetterArchive';
+import type { DeadLetterMessage } from './deadLetterMessage';
 
 /** Earlier dead letters one redrive takes along; more than that and the message waits its turn. */
 export const EARLIER_LIMIT = 50;

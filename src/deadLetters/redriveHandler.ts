@@ -1,22 +1,22 @@
 import type { InvocationContext, StorageQueueHandler } from '@azure/functions';
 
 import type { BreakerStateName, BreakerStore } from '../breaker/breakerStore';
-import type { ActivitySink } from '../sinks/activitySink';
-import type { DeadLetterMessage } from './deadLetterMessage';
 import { decodeEvent } from '../hub/decodeReading';
-import { defaultMaxFutureSkewMs } from '../hub/readingTime';
 import { isPoisonEventError } from '../hub/errors';
-import { ensureError } from '../kernel/ensureError';
-import { attemptWithRetry, type EventRetryOptions, makeEventRetryPolicy } from '../sinks/eventRetry';
+import { defaultMaxFutureSkewMs } from '../hub/readingTime';
 import type { ReceivedEvent } from '../hub/receivedEvent';
 import { boundText } from '../kernel/boundText';
 import type { Clock } from '../kernel/clock';
+import { ensureError } from '../kernel/ensureError';
+import type { ActivitySink } from '../sinks/activitySink';
+import { attemptWithRetry, type EventRetryOptions, makeEventRetryPolicy } from '../sinks/eventRetry';
 import { blobNameProblem } from './blobNameProblem';
 import type { DeadLetterArchive } from './deadLetterArchive';
+import type { DeadLetterMessage } from './deadLetterMessage';
 import { parseDeadLetterMessage } from './deadLetterMessage';
 import { RedriveFailedError } from './errors';
-import { redriveEarlier } from './redriveEarlier';
 import type { RedriveDeferral } from './redriveDeferral';
+import { redriveEarlier } from './redriveEarlier';
 import type { RedriveRefusal } from './redriveRefusal';
 
 export interface RedriveDeps {

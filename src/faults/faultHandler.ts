@@ -1,8 +1,8 @@
 import type { HttpHandler } from '@azure/functions';
 
-import { json, readJsonBody } from '../web/jsonResponse';
-import { ensureError } from '../kernel/ensureError';
 import type { Clock } from '../kernel/clock';
+import { ensureError } from '../kernel/ensureError';
+import { json, readJsonBody } from '../web/jsonResponse';
 import { faultBodySchema } from './faultRequest';
 import { type FaultState, type FaultSwitchStore, isFaultActive } from './faultState';
 

@@ -1,6 +1,6 @@
-import type { ActivitySink } from '../sinks/activitySink';
-import type { Logger } from '../kernel/logger';
 import type { Clock } from '../kernel/clock';
+import type { Logger } from '../kernel/logger';
+import type { ActivitySink } from '../sinks/activitySink';
 import { InjectedFaultError } from './errors';
 import { type FaultState, type FaultSwitchStore, isFaultActive } from './faultState';
 

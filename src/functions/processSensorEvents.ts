@@ -1,5 +1,5 @@
 import { processTrigger } from '../composition/processTrigger';
-import { getRuntime } from '../composition/runtime';
 import { registerProcessSensorEvents } from '../composition/registerProcessSensorEvents';
+import { getRuntime } from '../composition/runtime';
 
 registerProcessSensorEvents(processTrigger(getRuntime()));

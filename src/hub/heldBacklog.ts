@@ -1,6 +1,6 @@
-import { redactSecrets } from '../kernel/redactSecrets';
-import { errorMessage } from '../kernel/ensureError';
 import type { Clock } from '../kernel/clock';
+import { errorMessage } from '../kernel/ensureError';
+import { redactSecrets } from '../kernel/redactSecrets';
 import { untilAborted } from '../kernel/untilAborted';
 import type { Checkpoint } from './checkpoints';
 import type { HubReader, PartitionFacts } from './hubReader';

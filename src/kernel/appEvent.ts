@@ -1,7 +1,7 @@
 import { logs, SeverityNumber } from '@opentelemetry/api-logs';
 
 import type { Logger } from './logger';
-import { telemetry, telemetryLine, type TelemetryFields, type TelemetryKind } from './telemetryNames';
+import { telemetry, type TelemetryFields, type TelemetryKind, telemetryLine } from './telemetryNames';
 
 /** Where a record carries its event name and its function (`customDimensions.event`, `.function`). */
 export const eventAttribute = 'event';

@@ -8,9 +8,9 @@ import {
   trace,
 } from '@opentelemetry/api';
 
+import { telemetryScope } from './appEvent';
 import { boundText } from './boundText';
 import { ensureError } from './ensureError';
-import { telemetryScope } from './appEvent';
 
 /**
  * Runs one outbound call inside a client span (a dependency in Application Insights: HTTP when the

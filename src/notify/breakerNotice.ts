@@ -1,7 +1,7 @@
-import type { HeldBacklog } from '../hub/heldBacklog';
 import type { TripRecord } from '../breaker/breakerStore';
 import { parseSwitchOutcome } from '../control/parseSwitchOutcome';
 import type { TriggerSwitchOutcome } from '../control/triggerSwitchOutcome';
+import type { HeldBacklog } from '../hub/heldBacklog';
 
 /**
  * What the orchestrator asks the email activity to say. The activity adds what only I/O can know

@@ -1,17 +1,17 @@
 import type { HttpResponseInit } from '@azure/functions';
 
+import { safetyPanel } from '../approval/safetyPanel';
+import { isReadableTrip, readableTrips, type TripEntry, type TripRecord } from '../breaker/breakerStore';
+import { describeBacklog } from '../hub/describeBacklog';
 import { formatCount, formatDuration, formatTime } from '../web/formatting';
 import { html, type SafeHtml } from '../web/html';
 import { htmlPage } from '../web/pageResponse';
-import { isReadableTrip, readableTrips, type TripEntry, type TripRecord } from '../breaker/breakerStore';
-import { safetyPanel } from '../approval/safetyPanel';
-import { describeBacklog } from '../hub/describeBacklog';
 import { failureChart } from './failureChart';
-import { maintenancePanel } from './maintenancePanel';
 import { groupIncidents } from './incidents';
-import { partitionTable } from './partitionTable';
+import { maintenancePanel } from './maintenancePanel';
 import type { OperatorPolicy } from './operatorDeps';
 import type { OperatorStatus } from './operatorStatus';
+import { partitionTable } from './partitionTable';
 import { tripTimeline } from './tripTimeline';
 
 /** Operators leave the dashboard open during an incident: it reloads itself. */

@@ -1,12 +1,12 @@
-import type { HeldBacklog } from '../hub/heldBacklog';
 import type { BreakerStore } from '../breaker/breakerStore';
 import type { StoreHealth } from '../breaker/storeHealth';
-import type { ProgressSnapshot } from '../processing/partitionProgress';
-import type { OrchestrationControlFactory } from '../orchestration/orchestrationControl';
-import type { TriggerSwitch } from '../control/triggerSwitch';
 import type { MaintenanceRecord } from '../control/maintenance';
+import type { TriggerSwitch } from '../control/triggerSwitch';
 import type { FaultSwitchDeps } from '../faults/faultHandler';
+import type { HeldBacklog } from '../hub/heldBacklog';
 import type { Clock } from '../kernel/clock';
+import type { OrchestrationControlFactory } from '../orchestration/orchestrationControl';
+import type { ProgressSnapshot } from '../processing/partitionProgress';
 
 /** The thresholds the status shows next to the live counts. */
 export interface OperatorPolicy {

@@ -1,7 +1,6 @@
 import type { InvocationContext } from '@azure/functions';
 
-import type { OrchestrationView } from '../orchestration/orchestrationControl';
-import type { HeldBacklog } from '../hub/heldBacklog';
+import { failuresIn } from '../breaker/breakerPolicy';
 import {
   type BreakerState,
   readableTrips,
@@ -9,12 +8,13 @@ import {
   type TripRecord,
   type WindowBucket,
 } from '../breaker/breakerStore';
-import { isTriggerDisabled } from '../control/triggerSwitch';
 import type { Maintenance } from '../control/maintenance';
+import { isTriggerDisabled } from '../control/triggerSwitch';
+import type { HeldBacklog } from '../hub/heldBacklog';
 import { ensureError } from '../kernel/ensureError';
+import type { OrchestrationView } from '../orchestration/orchestrationControl';
 import type { ProgressSnapshot } from '../processing/partitionProgress';
 import type { OperatorDeps, SavedEventsView } from './operatorDeps';
-import { failuresIn } from '../breaker/breakerPolicy';
 
 /** A snapshot of the breaker for the status API and dashboard. Parts that could not be read are null. */
 export interface OperatorStatus {

@@ -1,6 +1,6 @@
+import type { ProgressSnapshot } from '../processing/partitionProgress';
 import { formatTime } from '../web/formatting';
 import { html, type SafeHtml } from '../web/html';
-import type { ProgressSnapshot } from '../processing/partitionProgress';
 
 /**
  * Held batches and re-runs per partition, as the instance serving the page sees them. A

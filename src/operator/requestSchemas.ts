@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { MAINTENANCE_BY_MAX, MAINTENANCE_REASON_MAX } from '../control/maintenance';
 
 const text = (max: number) =>

@@ -1,10 +1,10 @@
 import type { HttpHandler, HttpResponseInit, InvocationContext } from '@azure/functions';
 
 import { signedInForApi } from '../approval/signedInApprover';
-import { APPROVABLE_PHASES } from '../orchestration/breakerStatus';
 import type { BreakerState } from '../breaker/breakerStore';
 import { describeMaintenance } from '../control/maintenance';
 import { ensureError } from '../kernel/ensureError';
+import { APPROVABLE_PHASES } from '../orchestration/breakerStatus';
 import { json, readJsonBody } from '../web/jsonResponse';
 import type { OperatorDeps } from './operatorDeps';
 import { resetBodySchema } from './requestSchemas';

@@ -1,7 +1,7 @@
 import type { DurableOrchestrationContext, Task, TimerTask } from 'durable-functions';
 
-import { APPROVAL_EVENT } from './orchestrationIds';
 import { type ApprovalEventData, parseApprovalEvent } from './breakerStatus';
+import { APPROVAL_EVENT } from './orchestrationIds';
 
 /** A piece of an orchestrator: yields durable tasks, returns T. */
 export type Steps<T> = Generator<Task, T, unknown>;

@@ -1,23 +1,23 @@
-import type { HeldBacklog } from '../hub/heldBacklog';
+import { failuresIn } from '../breaker/breakerPolicy';
 import {
   type BreakerState,
   type BreakerStateName,
   type BreakerStore,
   type TripRecord,
 } from '../breaker/breakerStore';
-import type { TriggerSwitch } from '../control/triggerSwitch';
 import { describeMaintenance, HELD_BY_MAINTENANCE, type MaintenanceRecord } from '../control/maintenance';
 import { parseSwitchOutcome } from '../control/parseSwitchOutcome';
+import type { TriggerSwitch } from '../control/triggerSwitch';
 import { setDisabledWithOutcome, type TriggerSwitchOutcome } from '../control/triggerSwitchOutcome';
-import type { NoticeOutcome } from '../notify/noticeChannel';
-import type { NoticeLedger } from '../notify/noticeLedger';
+import type { HeldBacklog } from '../hub/heldBacklog';
+import type { Clock } from '../kernel/clock';
 import { ensureError } from '../kernel/ensureError';
 import type { Logger } from '../kernel/logger';
-import type { Clock } from '../kernel/clock';
 import type { BreakerChannel } from '../notify/breakerChannel';
 import type { BreakerNotice, NoticeFacts } from '../notify/breakerNotice';
+import type { NoticeOutcome } from '../notify/noticeChannel';
+import type { NoticeLedger } from '../notify/noticeLedger';
 import { type EpisodeSettings, episodeSettingsOf } from './episodeSettings';
-import { failuresIn } from '../breaker/breakerPolicy';
 import { sendNoticeOnce } from './noticeOnce';
 
 export interface BreakerActivityDeps {

@@ -1,7 +1,8 @@
-import * as df from 'durable-functions';
 import type { OrchestrationContext, OrchestrationHandler } from 'durable-functions';
+import * as df from 'durable-functions';
 
 import { failedAfterRetries, type TriggerSwitchOutcome } from '../control/triggerSwitchOutcome';
+import type { BreakerNotice } from '../notify/breakerNotice';
 import { NOTICE_CHANNEL_TRAITS, type NoticeChannelTraits, type NoticeOutcome } from '../notify/noticeChannel';
 import { BreakerActivity, type BreakerActivityName, sendActivityName } from './activityNames';
 import { awaitApproval, type SideTask, type Steps } from './awaitApproval';
@@ -14,7 +15,6 @@ import {
   type StoreSnapshot,
   type TransitionInput,
 } from './breakerActivities';
-import type { BreakerNotice } from '../notify/breakerNotice';
 import type { BreakerOrchestrationInput, BreakerStatus } from './breakerStatus';
 import { episodeChannels, type EpisodeSettings } from './episodeSettings';
 import { parseOrchestrationInput } from './parseOrchestrationInput';

@@ -1,12 +1,12 @@
 import type { InvocationContext } from '@azure/functions';
 import * as df from 'durable-functions';
 
-import { breakerInstanceId } from './orchestrationIds';
 import { parseBreakerStatus } from './breakerStatus';
 import { findInstance, isLive } from './instanceStatus';
+import type { OrchestrationControl, OrchestrationControlFactory } from './orchestrationControl';
+import { breakerInstanceId } from './orchestrationIds';
 import { raiseApproval } from './raiseApproval';
 import { startBreakerOrchestration } from './startBreakerOrchestration';
-import type { OrchestrationControl, OrchestrationControlFactory } from './orchestrationControl';
 
 /** The durable client input every HTTP function that reads or drives the orchestration declares. */
 export const durableClientInput = df.input.durableClient();

@@ -1,10 +1,10 @@
-import type { ConsumerProgress } from '../hub/consumerProgress';
 import type { BreakerStore } from '../breaker/breakerStore';
 import type { MaintenanceRecord } from '../control/maintenance';
 import { isTriggerDisabled, type TriggerSwitch } from '../control/triggerSwitch';
-import type { Logger } from '../kernel/logger';
-import type { Clock } from '../kernel/clock';
+import type { ConsumerProgress } from '../hub/consumerProgress';
 import { emitEvent } from '../kernel/appEvent';
+import type { Clock } from '../kernel/clock';
+import type { Logger } from '../kernel/logger';
 import type { RetentionFigures } from '../processing/retentionFigures';
 
 export interface HeartbeatDeps {

@@ -1,9 +1,9 @@
 import type { Clock } from '../kernel/clock';
 import { ensureError } from '../kernel/ensureError';
 import type { Logger } from '../kernel/logger';
-import type { NoticeChannel, NoticeOutcome } from '../notify/noticeChannel';
-import { type NoticeEntry, type NoticeLedger, noticeKey, noticeMessageId } from '../notify/noticeLedger';
 import type { BreakerNotice } from '../notify/breakerNotice';
+import type { NoticeChannel, NoticeOutcome } from '../notify/noticeChannel';
+import { type NoticeEntry, noticeKey, type NoticeLedger, noticeMessageId } from '../notify/noticeLedger';
 
 /**
  * Sends a notice at most once per trip, kind and channel as far as the ledger can tell: an activity

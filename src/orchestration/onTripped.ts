@@ -1,10 +1,10 @@
 import type { InvocationContext } from '@azure/functions';
-import * as df from 'durable-functions';
 import type { DurableClient } from 'durable-functions';
+import * as df from 'durable-functions';
 
 import type { BreakerTrippedHandler } from '../breaker/breakerGate';
 import type { BreakerOrchestrationInput } from './breakerStatus';
-import { type StartResult, startBreakerOrchestration } from './startBreakerOrchestration';
+import { startBreakerOrchestration, type StartResult } from './startBreakerOrchestration';
 
 export type StartBreaker = (client: DurableClient, input: BreakerOrchestrationInput) => Promise<StartResult>;
 

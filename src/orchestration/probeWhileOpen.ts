@@ -1,6 +1,6 @@
 import type { BreakerStore } from '../breaker/breakerStore';
-import type { ActivitySink } from '../sinks/activitySink';
 import type { Clock } from '../kernel/clock';
+import type { ActivitySink } from '../sinks/activitySink';
 import { type DownstreamProbe, nextProbe } from '../sinks/downstreamProbe';
 import { runProbe } from '../sinks/runProbe';
 

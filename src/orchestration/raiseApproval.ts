@@ -1,8 +1,8 @@
 import type { DurableClient } from 'durable-functions';
 
-import { APPROVAL_EVENT, breakerInstanceId } from './orchestrationIds';
 import { type ApprovalEventData, parseBreakerStatus, PHASES_AFTER_APPROVAL } from './breakerStatus';
 import { findInstance, isLive } from './instanceStatus';
+import { APPROVAL_EVENT, breakerInstanceId } from './orchestrationIds';
 
 export type RaiseApprovalResult =
   | { readonly ok: true; readonly instanceId: string }

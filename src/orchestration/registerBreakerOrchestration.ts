@@ -2,7 +2,7 @@ import type { InvocationContext } from '@azure/functions';
 import * as df from 'durable-functions';
 
 import { isStateName } from '../breaker/parseStoredState';
-import { BREAKER_ORCHESTRATOR } from './orchestrationIds';
+import { readNotice } from '../notify/breakerNotice';
 import { NOTICE_CHANNELS } from '../notify/noticeLedger';
 import { BreakerActivity, sendActivityName } from './activityNames';
 import {
@@ -11,9 +11,9 @@ import {
   makeBreakerActivities,
   type TransitionInput,
 } from './breakerActivities';
-import { readNotice } from '../notify/breakerNotice';
 import { type BreakerOrchestratorSettings, makeBreakerOrchestrator } from './breakerOrchestrator';
 import { InvalidActivityInputError } from './errors';
+import { BREAKER_ORCHESTRATOR } from './orchestrationIds';
 
 /**
  * Registers the breaker orchestrator and its activities. Dependencies are resolved on the first

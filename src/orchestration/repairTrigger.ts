@@ -1,9 +1,9 @@
 import { breakerOwnDisable } from '../control/switchReading';
 import type { TriggerSwitch } from '../control/triggerSwitch';
-import type { EmailSender } from '../notify/email/emailSender';
-import { triggerRepaired } from '../notify/messages/triggerRepaired';
 import { ensureError } from '../kernel/ensureError';
 import type { Logger } from '../kernel/logger';
+import type { EmailSender } from '../notify/email/emailSender';
+import { triggerRepaired } from '../notify/messages/triggerRepaired';
 
 export interface TriggerRepairDeps {
   readonly triggerSwitch: TriggerSwitch;

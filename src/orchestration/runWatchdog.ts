@@ -1,16 +1,16 @@
 import type { DurableClient } from 'durable-functions';
 
 import type { BreakerStore } from '../breaker/breakerStore';
-import { breakerInstanceId } from './orchestrationIds';
-import type { ActivitySink } from '../sinks/activitySink';
-import type { Logger } from '../kernel/logger';
-import type { Clock } from '../kernel/clock';
-import type { RetentionGuardDeps } from '../processing/retentionGuard';
-import { findInstance, isLive } from './instanceStatus';
 import type { MaintenanceRecord } from '../control/maintenance';
+import type { Clock } from '../kernel/clock';
+import type { Logger } from '../kernel/logger';
+import type { RetentionGuardDeps } from '../processing/retentionGuard';
+import type { ActivitySink } from '../sinks/activitySink';
 import { holdForMaintenance, readMaintenance } from './holdForMaintenance';
+import { findInstance, isLive } from './instanceStatus';
+import { breakerInstanceId } from './orchestrationIds';
 import { repairTrigger, type TriggerRepairDeps } from './repairTrigger';
-import { type StartResult, startBreakerOrchestration } from './startBreakerOrchestration';
+import { startBreakerOrchestration, type StartResult } from './startBreakerOrchestration';
 
 export interface WatchdogDeps {
   readonly store: BreakerStore;

@@ -1,9 +1,9 @@
 import type { Task } from 'durable-functions';
 
+import type { BreakerNotice } from '../notify/breakerNotice';
 import type { NoticeOutcome } from '../notify/noticeChannel';
 import type { BreakerActivityName } from './activityNames';
 import type { SideTask } from './awaitApproval';
-import type { BreakerNotice } from '../notify/breakerNotice';
 
 /**
  * A notice's delivery through its activity (retried like the email), started but not awaited: the

@@ -1,8 +1,8 @@
 import type { DurableClient } from 'durable-functions';
 
-import { BREAKER_ORCHESTRATOR, breakerInstanceId } from './orchestrationIds';
 import type { BreakerOrchestrationInput } from './breakerStatus';
 import { findInstance, isLive, isStopped } from './instanceStatus';
+import { BREAKER_ORCHESTRATOR, breakerInstanceId } from './orchestrationIds';
 
 export type StartResult =
   | { readonly started: true; readonly instanceId: string; readonly restarted: boolean }

@@ -1,13 +1,13 @@
 import type { InvocationContext, Timer } from '@azure/functions';
 import * as df from 'durable-functions';
 
-import { describeDownstream } from '../sinks/describeDownstream';
-import { probeWhileOpen } from './probeWhileOpen';
 import { ensureError } from '../kernel/ensureError';
-import { emitHeartbeat, type HeartbeatDeps } from './heartbeat';
-import { runWatchdog, type WatchdogDeps } from './runWatchdog';
-import { runRetentionGuard } from '../processing/retentionGuard';
 import { type RetentionFigures, retentionFigures } from '../processing/retentionFigures';
+import { runRetentionGuard } from '../processing/retentionGuard';
+import { describeDownstream } from '../sinks/describeDownstream';
+import { emitHeartbeat, type HeartbeatDeps } from './heartbeat';
+import { probeWhileOpen } from './probeWhileOpen';
+import { runWatchdog, type WatchdogDeps } from './runWatchdog';
 
 /**
  * The watchdog timer's handler: its durable client comes from the invocation's extra input. Each tick

@@ -4,10 +4,27 @@
  * the telemetry of a held batch. One algorithm in one file (about 350 lines): the decision is read
  * beside the I/O around it.
  */
+import type { BreakerGate, BreakerTrippedHandler } from '../breaker/breakerGate';
+import type { DeadLetterReason, DeadLetterStore } from '../deadLetters/deadLetter';
+import { decodeEvent } from '../hub/decodeReading';
+import { isFutureReadingError } from '../hub/errors';
+import { defaultMaxFutureSkewMs } from '../hub/readingTime';
+import type { ReceivedEvent } from '../hub/receivedEvent';
 import { emitEvent } from '../kernel/appEvent';
 import { boundText } from '../kernel/boundText';
 import type { Clock } from '../kernel/clock';
+import { ensureError } from '../kernel/ensureError';
+import type { Logger } from '../kernel/logger';
 import type { ActivitySink } from '../sinks/activitySink';
+import { attemptWithRetry, type EventRetryOptions, makeEventRetryPolicy } from '../sinks/eventRetry';
+import {
+  BatchHeldError,
+  CircuitOpenError,
+  type HoldReason,
+  holdReasonOf,
+  isCircuitOpenError,
+  isDeadLetterWriteError,
+} from './errors';
 import {
   type EventOutcome,
   failureSamples,
@@ -20,26 +37,9 @@ import {
   weighted,
   writeDeadLetters,
 } from './eventOutcome';
-import type { BreakerGate, BreakerTrippedHandler } from '../breaker/breakerGate';
-import type { DeadLetterReason, DeadLetterStore } from '../deadLetters/deadLetter';
-import {
-  BatchHeldError,
-  CircuitOpenError,
-  type HoldReason,
-  holdReasonOf,
-  isCircuitOpenError,
-  isDeadLetterWriteError,
-} from './errors';
-import { ensureError } from '../kernel/ensureError';
-import { type EventRetryOptions, attemptWithRetry, makeEventRetryPolicy } from '../sinks/eventRetry';
-import type { Logger } from '../kernel/logger';
-import { type Ordering, defaultOrdering } from './ordering';
+import { defaultOrdering, type Ordering } from './ordering';
 import type { PartitionProgress } from './partitionProgress';
-import type { ReceivedEvent } from '../hub/receivedEvent';
-import { decodeEvent } from '../hub/decodeReading';
-import { defaultMaxFutureSkewMs } from '../hub/readingTime';
 import { makeTryBatchEvents, type WriteAttempt } from './tryBatchEvents';
-import { isFutureReadingError } from '../hub/errors';
 
 /** A log line stays one short line, whatever the error quoted from the event. */
 const logText = (text: string) => boundText(text, 300);

@@ -3,15 +3,15 @@
  * breaker's window counts (and how much a held one weighs), the dead letters (bounded text, stored or
  * the batch held), and the log lines of a run.
  */
-import { type FailureScope, classifyError, classifyFailure, serviceCodeOf } from '../sinks/classifyError';
-import { type ReceivedEvent, eventKey } from '../hub/receivedEvent';
-import { boundText } from '../kernel/boundText';
-import type { FailureSample } from '../kernel/failureSample';
-import type { Logger } from '../kernel/logger';
+import type { DeadLetter, DeadLetterReason, DeadLetterStore } from '../deadLetters/deadLetter';
+import { eventKey, type ReceivedEvent } from '../hub/receivedEvent';
 import { emitEvent } from '../kernel/appEvent';
+import { boundText } from '../kernel/boundText';
 import type { Clock } from '../kernel/clock';
 import { ensureError } from '../kernel/ensureError';
-import type { DeadLetter, DeadLetterReason, DeadLetterStore } from '../deadLetters/deadLetter';
+import type { FailureSample } from '../kernel/failureSample';
+import type { Logger } from '../kernel/logger';
+import { classifyError, classifyFailure, type FailureScope, serviceCodeOf } from '../sinks/classifyError';
 import { DeadLetterWriteError } from './errors';
 
 /** An event the batch decision dead-letters, and why. */

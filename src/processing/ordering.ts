@@ -1,6 +1,6 @@
-import type { ActivitySink } from '../sinks/activitySink';
 import type { ReceivedEvent } from '../hub/receivedEvent';
 import type { SensorReading } from '../hub/sensorReading';
+import type { ActivitySink } from '../sinks/activitySink';
 
 /**
  * Order inside a batch: `key` (default) writes readings of different keys concurrently and

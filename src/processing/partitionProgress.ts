@@ -1,7 +1,7 @@
-import type { Clock } from '../kernel/clock';
 import { type DeadLetterReason, deadLetterReasons } from '../deadLetters/deadLetter';
-import { type HoldReason, stuckHoldReasons } from './errors';
+import type { Clock } from '../kernel/clock';
 import type { Logger } from '../kernel/logger';
+import { type HoldReason, stuckHoldReasons } from './errors';
 
 /** One run of a batch, as the processor reports it. */
 export interface PartitionRun {

@@ -1,8 +1,8 @@
 import type { EventHubHandler, InvocationContext } from '@azure/functions';
 
 import type { BreakerTrippedHandler } from '../breaker/breakerGate';
-import type { BatchProcessor } from './batchProcessor';
 import { readTriggerBatch } from '../hub/readTriggerBatch';
+import type { BatchProcessor } from './batchProcessor';
 import type { SavedFirst } from './drainSaved';
 
 export interface ProcessHandlerDeps {

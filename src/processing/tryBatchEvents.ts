@@ -4,14 +4,14 @@
  * one supersedes, the bounded concurrency), under one fail-fast and deadline rule. One algorithm in one
  * file (about 350 lines): split, its two modes and their shared rules would scatter.
  */
+import { isPoisonEventError } from '../hub/errors';
+import { eventKey, type ReceivedEvent } from '../hub/receivedEvent';
+import type { SensorReading } from '../hub/sensorReading';
+import { ensureError } from '../kernel/ensureError';
 import type { ActivitySink } from '../sinks/activitySink';
+import { classifyFailure } from '../sinks/classifyError';
 import type { EventOutcome } from './eventOutcome';
 import { type Ordering, orderingKeyOf } from './ordering';
-import { type ReceivedEvent, eventKey } from '../hub/receivedEvent';
-import { classifyFailure } from '../sinks/classifyError';
-import { isPoisonEventError } from '../hub/errors';
-import { ensureError } from '../kernel/ensureError';
-import type { SensorReading } from '../hub/sensorReading';
 
 /** Tries a batch's events in the order the setting asks for (ORDERING: by key, or the whole partition). */
 export function makeTryBatchEvents(

@@ -1,12 +1,12 @@
 import { RestError, type TableClient } from '@azure/data-tables';
 
-import { encodeTableKey } from './tableKeys';
-import type { ActivitySink, SinkWriteResult } from './activitySink';
-import { SinkConflictError } from './errors';
-import { makePartitionTransactions } from './partitionTransactions';
 import type { ReceivedEvent } from '../hub/receivedEvent';
 import type { SensorReading } from '../hub/sensorReading';
 import { withDependencySpan } from '../kernel/dependencySpan';
+import type { ActivitySink, SinkWriteResult } from './activitySink';
+import { SinkConflictError } from './errors';
+import { makePartitionTransactions } from './partitionTransactions';
+import { encodeTableKey } from './tableKeys';
 
 /** One row per sensor: the latest reading, which a web page shows as the home's activity. */
 export interface SensorActivityRow {

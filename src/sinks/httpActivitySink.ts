@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
 
-import type { ActivitySink, SinkWriteResult } from './activitySink';
-import { HttpStatusError, TransientSinkError } from './errors';
-import { readingVersion } from './homeActivityTableSink';
 import type { ReceivedEvent } from '../hub/receivedEvent';
 import type { SensorReading } from '../hub/sensorReading';
-import { readBoundedBody, sanitiseForMessage } from './boundedBody';
-import { parseRetryAfter } from './retryAfter';
 import {
   httpAttributes,
   recordHttpStatus,
   traceContextHeaders,
   withDependencySpan,
 } from '../kernel/dependencySpan';
+import type { ActivitySink, SinkWriteResult } from './activitySink';
+import { readBoundedBody, sanitiseForMessage } from './boundedBody';
+import { HttpStatusError, TransientSinkError } from './errors';
+import { readingVersion } from './homeActivityTableSink';
+import { parseRetryAfter } from './retryAfter';
 
 export interface HttpActivitySinkOptions {
   /** Endpoint each reading is POSTed to. */

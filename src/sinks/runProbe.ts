@@ -1,7 +1,7 @@
+import { ensureError } from '../kernel/ensureError';
 import { redactSecrets } from '../kernel/redactSecrets';
 import type { ActivitySink } from './activitySink';
 import { classifyError } from './classifyError';
-import { ensureError } from '../kernel/ensureError';
 import type { ProbeOutcome } from './downstreamProbe';
 
 /** A probe that hangs is a failed probe: the downstream did not answer in time. */

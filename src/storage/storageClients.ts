@@ -1,5 +1,5 @@
-import { TableClient, type TableServiceClientOptions } from '@azure/data-tables';
 import type { TokenCredential } from '@azure/core-auth';
+import { TableClient, type TableServiceClientOptions } from '@azure/data-tables';
 import {
   BlobServiceClient,
   type ContainerClient,

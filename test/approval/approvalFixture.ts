@@ -1,8 +1,8 @@
+import { signApprovalToken, type SigningKeys, verifyApprovalToken } from '../../src/approval/approvalToken';
 import { registerApproval } from '../../src/approval/registerApproval';
 import { durableOrchestrationControl } from '../../src/orchestration/durableOrchestrationControl';
 import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
-import { signApprovalToken, type SigningKeys, verifyApprovalToken } from '../../src/approval/approvalToken';
-import { memoryBreakerStore, type MemoryBreakerStore } from '../support/memoryBreakerStore';
+import { type MemoryBreakerStore, memoryBreakerStore } from '../support/memoryBreakerStore';
 import { type RecordingDurableServer, startRecordingDurableServer } from '../support/recordingDurableServer';
 
 export const FN = 'ProcessSensorEvents';

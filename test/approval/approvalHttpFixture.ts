@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 
-import { APPROVAL_FUNCTION } from '../../src/approval/registerApproval';
 import { type HttpCall, invokeHttp } from '../../sim/host/httpInvoke';
-import { approvalFixture, type ApprovalFixture } from './approvalFixture';
+import { APPROVAL_FUNCTION } from '../../src/approval/registerApproval';
+import { type ApprovalFixture, approvalFixture } from './approvalFixture';
 
 /** The approval fixture of the test file that called `setUpApprovalFixture`, open while its tests run. */
 export let f: ApprovalFixture;

@@ -1,15 +1,14 @@
 import { createHmac } from 'node:crypto';
-
 import { describe, expect, it } from 'vitest';
 
+import { refuseSituation, refuseToken } from '../../src/approval/approvalRefusal';
 import {
   approvalLink,
   MAX_TOKEN_LENGTH,
-  type SigningKeys,
   signApprovalToken,
+  type SigningKeys,
   verifyApprovalToken,
 } from '../../src/approval/approvalToken';
-import { refuseSituation, refuseToken } from '../../src/approval/approvalRefusal';
 
 const CURRENT = 'current-signing-key-0123456789abcdef0123456789';
 const PREVIOUS = 'previous-signing-key-0123456789abcdef012345678';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { type SigningKeys, signApprovalToken, verifyApprovalToken } from '../../src/approval/approvalToken';
+import { signApprovalToken, type SigningKeys, verifyApprovalToken } from '../../src/approval/approvalToken';
 
 const KEYS: SigningKeys = ['property-test-key-0123456789abcdef0123456789'];
 const NOW = Date.UTC(2026, 0, 15);

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import { invokeHttp } from '../../sim/host/httpInvoke';
 import { APPROVAL_FUNCTION } from '../../src/approval/registerApproval';
 import type { DownstreamProbe } from '../../src/sinks/downstreamProbe';
-import { invokeHttp } from '../../sim/host/httpInvoke';
-import { approvalFixture, type ApprovalFixture, ENVIRONMENT } from './approvalFixture';
+import { type ApprovalFixture, approvalFixture, ENVIRONMENT } from './approvalFixture';
 
 let f: ApprovalFixture;
 beforeAll(async () => {

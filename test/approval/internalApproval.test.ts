@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
 import { invokeHttp } from '../../sim/host/httpInvoke';
+import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
 import { applyEnv, testAppEnv } from '../support/appEnv';
 import { type RecordingDurableServer, startRecordingDurableServer } from '../support/recordingDurableServer';
 

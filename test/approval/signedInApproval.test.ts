@@ -4,10 +4,10 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import { type HttpCall, invokeHttp } from '../../sim/host/httpInvoke';
 import { APPROVAL_FUNCTION } from '../../src/approval/registerApproval';
 import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
-import { type HttpCall, invokeHttp } from '../../sim/host/httpInvoke';
-import { approvalFixture, type ApprovalFixture } from './approvalFixture';
+import { type ApprovalFixture, approvalFixture } from './approvalFixture';
 
 const APPROVERS = ['oncall@example.com', 'Lead@Example.com'];
 let f: ApprovalFixture;

@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
+import { BreakwaterWorld, FUNCTION_KEY } from '../../sim/world/breakwaterWorld';
 import { parseBreakerStatus } from '../../src/orchestration/breakerStatus';
 import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
-import { BreakwaterWorld, FUNCTION_KEY } from '../../sim/world/breakwaterWorld';
 
 let world: BreakwaterWorld;
 let tripId = '';

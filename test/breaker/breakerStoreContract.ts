@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { InvalidTransitionError } from '../../src/breaker/errors';
 import type { BreakerPolicy } from '../../src/breaker/breakerPolicy';
 import { readableTrips } from '../../src/breaker/breakerStore';
+import { InvalidTransitionError } from '../../src/breaker/errors';
 import { failures, type OpenStore, T0, testPolicy, uniqueName } from './breakerStoreFixture';
 import { breakerStoreTripContract } from './breakerStoreTripContract';
 import { tripRuleCases } from './tripRuleCases';

@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-
 import { TableClient } from '@azure/data-tables';
 import { describe, expect, inject, it } from 'vitest';
 

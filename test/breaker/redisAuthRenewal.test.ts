@@ -3,7 +3,6 @@
  * ACL user whose password is rotated under a running client, while the breaker keeps counting.
  */
 import { once } from 'node:events';
-
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 

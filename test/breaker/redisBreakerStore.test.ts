@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 
-import { BreakerStoreCorruptError } from '../../src/breaker/errors';
 import type { BreakerStore } from '../../src/breaker/breakerStore';
+import { BreakerStoreCorruptError } from '../../src/breaker/errors';
 import { breakerKeys, makeRedisBreakerStore } from '../../src/breaker/redisBreakerStore';
 import { createBreakerRedis } from '../../src/breaker/redisClient';
 import { breakerStoreContract } from './breakerStoreContract';

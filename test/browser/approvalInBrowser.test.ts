@@ -1,21 +1,20 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { durableOrchestrationControl } from '../../src/orchestration/durableOrchestrationControl';
-import { registerApproval } from '../../src/approval/registerApproval';
-import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
+import { type FunctionsHttpServer, startFunctionsHttpServer } from '../../sim/host/functionsHttpServer';
 import { approvalLink } from '../../src/approval/approvalLink';
 import { signApprovalToken, verifyApprovalToken } from '../../src/approval/approvalToken';
+import { registerApproval } from '../../src/approval/registerApproval';
 import { registerOperator } from '../../src/operator/registerOperator';
+import { durableOrchestrationControl } from '../../src/orchestration/durableOrchestrationControl';
+import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
+import { memoryTriggerSwitch, POLICY } from '../operator/operatorFixture';
 import { type Browser, SCREENSHOT_DIR, startChromium } from '../support/chromium';
-import { type FunctionsHttpServer, startFunctionsHttpServer } from '../../sim/host/functionsHttpServer';
+import { freshMaintenanceRecord } from '../support/maintenanceRecords';
 import { memoryBreakerStore } from '../support/memoryBreakerStore';
 import { type RecordingDurableServer, startRecordingDurableServer } from '../support/recordingDurableServer';
-import { memoryTriggerSwitch, POLICY } from '../operator/operatorFixture';
-import { freshMaintenanceRecord } from '../support/maintenanceRecords';
 
 const FN = 'ProcessSensorEvents';
 const KEYS = ['browser-test-signing-key-0123456789abcdef'] as const;

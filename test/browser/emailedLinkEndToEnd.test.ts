@@ -4,17 +4,16 @@
  * over SMTP; Chromium opens the link from that email, approves, and the orchestration moves on to
  * probation, which the dashboard then shows. Breaker store: Table on Azurite.
  */
-import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
-
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { type SmtpSink, startSmtpSink } from '../../sim/azure/smtpSink';
+import { type DurableClientServer, startDurableClientServer } from '../../sim/durable/durableClientServer';
+import { type FunctionsHttpServer, startFunctionsHttpServer } from '../../sim/host/functionsHttpServer';
 import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
 import { applyEnv, testAppEnv } from '../support/appEnv';
 import { type Browser, SCREENSHOT_DIR, startChromium } from '../support/chromium';
-import { type DurableClientServer, startDurableClientServer } from '../../sim/durable/durableClientServer';
-import { type FunctionsHttpServer, startFunctionsHttpServer } from '../../sim/host/functionsHttpServer';
-import { type SmtpSink, startSmtpSink } from '../../sim/azure/smtpSink';
 
 const FUNCTION_KEY = 'e2e-function-key';
 let durable: DurableClientServer;

@@ -7,7 +7,6 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 

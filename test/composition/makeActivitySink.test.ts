@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { type HttpDownstream, startHttpDownstream } from '../../sim/world/httpDownstream';
 import { createRuntime } from '../../src/composition/runtime';
 import { testAppEnv } from '../support/appEnv';
-import { type HttpDownstream, startHttpDownstream } from '../../sim/world/httpDownstream';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 
 let api: HttpDownstream;

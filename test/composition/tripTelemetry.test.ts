@@ -1,14 +1,14 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { InMemoryLogRecordExporter } from '@opentelemetry/sdk-logs';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeStoreBreakerGate } from '../../src/breaker/storeBreakerGate';
-import { startTelemetry, type StartedTelemetry } from '../../src/composition/telemetrySetup';
+import { type StartedTelemetry, startTelemetry } from '../../src/composition/telemetrySetup';
 import { eventAttribute } from '../../src/kernel/appEvent';
+import { telemetry } from '../../src/kernel/telemetryNames';
 import { emitHeartbeat } from '../../src/orchestration/heartbeat';
 import {
   type BatchContext,
@@ -16,9 +16,8 @@ import {
   withHeldBatchTelemetry,
 } from '../../src/processing/batchProcessor';
 import { makeHttpActivitySink } from '../../src/sinks/httpActivitySink';
-import { telemetry } from '../../src/kernel/telemetryNames';
-import { breakerStores } from '../processing/sharedBreakerFixture';
 import { T0 } from '../breaker/breakerStoreFixture';
+import { breakerStores } from '../processing/sharedBreakerFixture';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 
 /**

@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
-
 import { describe, expect, it } from 'vitest';
 
 import { loadConfig } from '../../src/config/loadConfig';
-import { minimal, problemsOf } from './configFixture';
 import { settings } from '../../src/config/settings';
+import { minimal, problemsOf } from './configFixture';
 
 // Settings the hardening review found accepted although they must not be.
 const inAzure = {

@@ -1,18 +1,18 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
+import { type ArmServer, startArmServer, staticTokenCredential } from '../../sim/azure/armServer';
+import { makeSelfSignedCert, type SelfSignedCert } from '../../sim/net/selfSignedCert';
+import { freePort } from '../../sim/services/freePort';
 import { makeArmTriggerSwitch } from '../../src/control/armTriggerSwitch';
-import { isTriggerDisabled, type TriggerSwitch } from '../../src/control/triggerSwitch';
 import {
+  type TriggerSwitchError,
   TriggerSwitchPermissionError,
   TriggerSwitchRequestError,
   TriggerSwitchTransientError,
   TriggerSwitchVerificationError,
-  type TriggerSwitchError,
 } from '../../src/control/errors';
+import { isTriggerDisabled, type TriggerSwitch } from '../../src/control/triggerSwitch';
 import { silentLogger } from '../../src/kernel/logger';
-import { type ArmServer, staticTokenCredential, startArmServer } from '../../sim/azure/armServer';
-import { freePort } from '../../sim/services/freePort';
-import { makeSelfSignedCert, type SelfSignedCert } from '../../sim/net/selfSignedCert';
 
 const site = {
   subscriptionId: '11111111-2222-3333-4444-555555555555',

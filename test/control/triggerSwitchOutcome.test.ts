@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
+import { TriggerSwitchPermissionError, TriggerSwitchTransientError } from '../../src/control/errors';
 import { breakerFormReading } from '../../src/control/switchReading';
 import type { TriggerSwitch } from '../../src/control/triggerSwitch';
-import {
-  TriggerSwitchPermissionError,
-  TriggerSwitchTransientError,
-} from '../../src/control/errors';
 import { failedAfterRetries, setDisabledWithOutcome } from '../../src/control/triggerSwitchOutcome';
 
 const failingWith = (error: Error): TriggerSwitch => ({

@@ -3,8 +3,8 @@ import { QueueServiceClient } from '@azure/storage-queue';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { makeBlobQueueDeadLetterStore } from '../../src/deadLetters/blobQueueDeadLetterStore';
-import type { DeadLetterMessage } from '../../src/deadLetters/deadLetterMessage';
 import type { DeadLetter } from '../../src/deadLetters/deadLetter';
+import type { DeadLetterMessage } from '../../src/deadLetters/deadLetterMessage';
 import type { ReceivedEvent } from '../../src/hub/receivedEvent';
 import { testAppEnv } from '../support/appEnv';
 import { receivedEvent } from '../support/sensorEvents';

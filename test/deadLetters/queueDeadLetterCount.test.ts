@@ -1,5 +1,4 @@
 import { createServer, type Server, type Socket } from 'node:net';
-
 import { QueueServiceClient } from '@azure/storage-queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

@@ -4,20 +4,20 @@ import { BlobServiceClient } from '@azure/storage-blob';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import type { ActivitySink } from '../../src/sinks/activitySink';
+import { bindingOfType, invokeRpc } from '../../sim/host/fakeFunctionsCore';
 import { makeBlobQueueDeadLetterStore } from '../../src/deadLetters/blobQueueDeadLetterStore';
-import type { DeadLetterMessage } from '../../src/deadLetters/deadLetterMessage';
 import type { DeadLetter } from '../../src/deadLetters/deadLetter';
-import { TransientSinkError } from '../../src/sinks/errors';
-import { makeHomeActivityTableSink } from '../../src/sinks/homeActivityTableSink';
 import { blobDeadLetterArchive, PARKED_SUFFIX } from '../../src/deadLetters/deadLetterArchive';
+import type { DeadLetterMessage } from '../../src/deadLetters/deadLetterMessage';
 import { InvalidDeadLetterMessageError, RedriveFailedError } from '../../src/deadLetters/errors';
 import { queueRedriveDeferral } from '../../src/deadLetters/redriveDeferral';
-import { queueRedriveRefusal } from '../../src/deadLetters/redriveRefusal';
 import { makeRedriveHandler, type RedriveDeps } from '../../src/deadLetters/redriveHandler';
+import { queueRedriveRefusal } from '../../src/deadLetters/redriveRefusal';
 import { REDRIVE_FUNCTION, registerRedrive } from '../../src/deadLetters/registerRedrive';
+import type { ActivitySink } from '../../src/sinks/activitySink';
+import { TransientSinkError } from '../../src/sinks/errors';
+import { makeHomeActivityTableSink } from '../../src/sinks/homeActivityTableSink';
 import { testAppEnv } from '../support/appEnv';
-import { bindingOfType, invokeRpc } from '../../sim/host/fakeFunctionsCore';
 import { memoryBreakerStore } from '../support/memoryBreakerStore';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 

@@ -5,12 +5,12 @@ import { QueueServiceClient } from '@azure/storage-queue';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeBlobQueueDeadLetterStore } from '../../src/deadLetters/blobQueueDeadLetterStore';
-import type { DeadLetterMessage } from '../../src/deadLetters/deadLetterMessage';
-import { makeHomeActivityTableSink } from '../../src/sinks/homeActivityTableSink';
 import { blobDeadLetterArchive } from '../../src/deadLetters/deadLetterArchive';
+import type { DeadLetterMessage } from '../../src/deadLetters/deadLetterMessage';
 import { queueRedriveDeferral } from '../../src/deadLetters/redriveDeferral';
-import { queueRedriveRefusal } from '../../src/deadLetters/redriveRefusal';
 import { makeRedriveHandler, type RedriveDeps } from '../../src/deadLetters/redriveHandler';
+import { queueRedriveRefusal } from '../../src/deadLetters/redriveRefusal';
+import { makeHomeActivityTableSink } from '../../src/sinks/homeActivityTableSink';
 import { testAppEnv } from '../support/appEnv';
 import { memoryBreakerStore } from '../support/memoryBreakerStore';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';

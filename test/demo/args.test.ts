@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import {
   DEFAULT_AUTO_APPROVE_SECONDS,
-  DemoArgsError,
   defaultDemoOptions,
+  DemoArgsError,
   parseDemoArgs,
 } from '../../demo/args';
 

@@ -1,7 +1,7 @@
 import { expect, inject, it } from 'vitest';
 
-import { runDemo } from '../../demo/main';
 import { defaultDemoOptions } from '../../demo/args';
+import { runDemo } from '../../demo/main';
 
 it('runs the demo loop at full speed: trips, disables, emails, auto-approves, resumes, loses nothing', async () => {
   const lines: string[] = [];

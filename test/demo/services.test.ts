@@ -1,7 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-
 import { describe, expect, it } from 'vitest';
 
 import { ServiceStartError, startDemoServices } from '../../demo/services';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import type { TripRecord } from '../../src/breaker/breakerStore';
 import { buildSummary, exitCodeOf, formatSummaryTable, formatTrips } from '../../demo/summary';
+import type { TripRecord } from '../../src/breaker/breakerStore';
 
 const sent = [0, 1, 2, 3, 4].map((sequenceNumber) => ({ partitionId: '0', sequenceNumber }));
 

@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-
 import { describe, expect, it } from 'vitest';
 
 import { eventAttribute } from '../../src/kernel/appEvent';
 import { telemetry, telemetryNames } from '../../src/kernel/telemetryNames';
 import { kqlErrors } from '../support/kql';
-import { workbookQueries } from './workbookQueries';
 import { isObject, moduleNamed, readMainTemplate, repoRoot, resourcesOf, text } from './armTemplate';
+import { workbookQueries } from './workbookQueries';
 
 const bicep = readFileSync(resolve(repoRoot, 'infra/core/alerts.bicep'), 'utf8');
 

@@ -7,13 +7,13 @@ import { NOTICE_LEDGER_CONTAINER } from '../../src/notify/blobNoticeLedger';
 import {
   allResources,
   bicepAppSettings,
-  readMainTemplate,
   isExpression,
   isObject,
   type JsonObject,
   keysAndStrings,
   type Located,
   moduleNamed,
+  readMainTemplate,
   text,
 } from './armTemplate';
 

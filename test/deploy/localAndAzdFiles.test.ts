@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 
 import { loadConfig } from '../../src/config/loadConfig';
 import { hostSettingNames, settingNames, settings } from '../../src/config/settings';
-import { readMainTemplate, isObject, type Json, type JsonObject, repoRoot } from './armTemplate';
+import { isObject, type Json, type JsonObject, readMainTemplate, repoRoot } from './armTemplate';
 
 const read = (path: string) => readFileSync(resolve(repoRoot, path), 'utf8');
 const readJson = (path: string) => JSON.parse(read(path)) as Json;

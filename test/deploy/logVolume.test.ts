@@ -5,13 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
 import { fakeCore, invokeRpc, type LogLine } from '../../sim/host/fakeFunctionsCore';
 import { FUNCTION_NAME } from '../../sim/world/breakwaterWorld';
-import { jsonBody, reading, rpcEventBatch } from '../support/sensorEvents';
 import { RedisWorld } from '../e2e/worlds/redisWorld';
+import { jsonBody, reading, rpcEventBatch } from '../support/sensorEvents';
 import { repoRoot } from './armTemplate';
 
 const host = JSON.parse(readFileSync(resolve(repoRoot, 'host.json'), 'utf8')) as {

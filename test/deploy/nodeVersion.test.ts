@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-
 import { describe, expect, it } from 'vitest';
 
 import { isObject, type Json, readMainTemplate, repoRoot } from './armTemplate';

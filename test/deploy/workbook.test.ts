@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-
 import { describe, expect, it } from 'vitest';
 
 import { telemetry, telemetryNames } from '../../src/kernel/telemetryNames';
 import { kqlErrors } from '../support/kql';
-import { moduleNamed, readMainTemplate, repoRoot, resourcesOf, isObject } from './armTemplate';
+import { isObject, moduleNamed, readMainTemplate, repoRoot, resourcesOf } from './armTemplate';
 import { workbookQueries } from './workbookQueries';
 
 /**

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import { BREAKER_ORCHESTRATOR, breakerInstanceId } from '../../src/orchestration/orchestrationIds';
-import { startBreakerOrchestration } from '../../src/orchestration/startBreakerOrchestration';
 import type { ExtensionHarness } from '../../sim/durableExtension/extensionHarness';
 import { storedHistory, timerLateness } from '../../sim/durableExtension/taskHubHistory';
 import { waitUntil } from '../../sim/durableExtension/waitUntil';
+import { BREAKER_ORCHESTRATOR, breakerInstanceId } from '../../src/orchestration/orchestrationIds';
+import { startBreakerOrchestration } from '../../src/orchestration/startBreakerOrchestration';
 import { harnessForFile, tripByHand, untilEnded, untilPhase } from './extensionScenario';
 
 /** What the next activities should suffer, set by each scenario (the harness is shared). */

@@ -2,13 +2,13 @@
 import type { DurableOrchestrationStatus } from 'durable-functions';
 import { afterAll, beforeAll } from 'vitest';
 
-import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
 import {
   type ExtensionHarness,
   type ExtensionHarnessOptions,
   startExtensionHarness,
 } from '../../sim/durableExtension/extensionHarness';
 import { waitUntil } from '../../sim/durableExtension/waitUntil';
+import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
 
 /** One harness for the file's scenarios (starting the extension costs 10–30 s); closed however the file ends. */
 export function harnessForFile(options?: ExtensionHarnessOptions): () => ExtensionHarness {

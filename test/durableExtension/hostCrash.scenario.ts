@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { BreakerActivity } from '../../src/orchestration/activityNames';
 import { waitUntil } from '../../sim/durableExtension/waitUntil';
+import { BreakerActivity } from '../../src/orchestration/activityNames';
 import { harnessForFile, subjects, tripByHand, untilEnded, untilPhase } from './extensionScenario';
 
 /**

@@ -5,16 +5,16 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
-import { isCircuitOpenError } from '../../src/processing/errors';
-import { parseTelemetryLine, telemetry } from '../../src/kernel/telemetryNames';
 import { invokeRpc, type LogLine } from '../../sim/host/fakeFunctionsCore';
-import { jsonBody, reading, rpcEventBatch } from '../support/sensorEvents';
 import {
   type BreakwaterWorld,
   DISABLED_SETTING,
   FUNCTION_KEY,
   FUNCTION_NAME,
 } from '../../sim/world/breakwaterWorld';
+import { parseTelemetryLine, telemetry } from '../../src/kernel/telemetryNames';
+import { isCircuitOpenError } from '../../src/processing/errors';
+import { jsonBody, reading, rpcEventBatch } from '../support/sensorEvents';
 import { RedisWorld } from './worlds/redisWorld';
 
 let redisWorld: RedisWorld;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
-import { WATCHDOG_GRACE_MS } from '../../src/composition/orchestrationRuntime';
-import { BreakwaterWorld } from '../../sim/world/breakwaterWorld';
 import { START_CONFLICTS } from '../../sim/durable/durableBackend';
-import { invariantViolations } from './invariants/invariants';
+import { BreakwaterWorld } from '../../sim/world/breakwaterWorld';
 import { runScenario, type ScenarioPlan, type ScenarioReport } from '../../sim/world/scenario';
+import { WATCHDOG_GRACE_MS } from '../../src/composition/orchestrationRuntime';
+import { invariantViolations } from './invariants/invariants';
 import { emailsPerTrip } from './invariants/tripEmails';
 
 // The trigger and the watchdog start the same trip's orchestration at once. The trigger's start is

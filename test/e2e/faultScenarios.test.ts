@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
 import type { BreakwaterWorld } from '../../sim/world/breakwaterWorld';
+import { runScenario, type ScenarioPlan } from '../../sim/world/scenario';
 import { invariantViolations } from './invariants/invariants';
 import { RedisWorld } from './worlds/redisWorld';
-import { runScenario, type ScenarioPlan } from '../../sim/world/scenario';
 
 // Named fault scenarios on the Redis breaker store (the property test explores random mixes of them).
 let redisWorld: RedisWorld;

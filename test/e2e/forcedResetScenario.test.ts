@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { BreakwaterWorld } from '../../sim/world/breakwaterWorld';
+import { runScenario, type ScenarioPlan } from '../../sim/world/scenario';
 import { invariantViolations } from './invariants/invariants';
 import { forcedReset, withHostileEvents } from './property/operatorFaults';
-import { runScenario, type ScenarioPlan } from '../../sim/world/scenario';
 
 // The hardening review's races, end to end: an operator's break-glass reset while the orchestration is
 // still retrying a failed ARM disable, and events no dead letter used to fit.

@@ -3,8 +3,8 @@
  * dead letters): its reading is dead-lettered as future-timestamp and never written, so the sensor's
  * next real reading still reaches the newest-wins row; the redrive parks it; the page counts it.
  */
-import { InvocationContext } from '@azure/functions';
 import { TableClient } from '@azure/data-tables';
+import { InvocationContext } from '@azure/functions';
 import { BlobServiceClient } from '@azure/storage-blob';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { beforeAll, describe, expect, it } from 'vitest';

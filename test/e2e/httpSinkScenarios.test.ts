@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { checkNoEventLost } from './property/faultProperty';
-import { invariantViolations } from './invariants/invariants';
-import { RedisWorld } from './worlds/redisWorld';
-import { runScenario, type ScenarioPlan, type ScenarioReport } from '../../sim/world/scenario';
 import { supersededInItsBatch } from '../../sim/world/orderingInWorld';
+import { runScenario, type ScenarioPlan, type ScenarioReport } from '../../sim/world/scenario';
+import { invariantViolations } from './invariants/invariants';
+import { checkNoEventLost } from './property/faultProperty';
+import { RedisWorld } from './worlds/redisWorld';
 
 // The whole app on the HTTP sink: the real sink against a local HTTP API that resets every connection
 // while the downstream is out. The same outage and the same random fault schedules as on the Table sink.

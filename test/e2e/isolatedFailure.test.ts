@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { nextRetryDueAt } from '../../sim/host/hostConfig';
 import { BreakwaterWorld } from '../../sim/world/breakwaterWorld';
-import { invariantViolations } from './invariants/invariants';
 import { keyOf, runScenario, type ScenarioPlan, type ScenarioReport } from '../../sim/world/scenario';
+import { invariantViolations } from './invariants/invariants';
 
 // Named scenario: one event the downstream always refuses with a 504 (outage-like) among
 // healthy ones. Its batch is held for ISOLATE_AFTER_RERUNS re-runs, then the event is dead-lettered as

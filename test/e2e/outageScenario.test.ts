@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
 import { BreakwaterWorld, DISABLED_SETTING } from '../../sim/world/breakwaterWorld';
-import { invariantViolations } from './invariants/invariants';
-import { runScenario, type ScenarioPlan, type ScenarioReport } from '../../sim/world/scenario';
 import { useOrdering } from '../../sim/world/orderingInWorld';
+import { runScenario, type ScenarioPlan, type ScenarioReport } from '../../sim/world/scenario';
+import { invariantViolations } from './invariants/invariants';
 
 let world: BreakwaterWorld;
 beforeAll(async () => {

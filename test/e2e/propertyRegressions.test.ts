@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
-import { NOTICE_LEDGER_CONTAINER } from '../../src/notify/blobNoticeLedger';
-import { BreakerActivity } from '../../src/orchestration/activityNames';
 import { BreakwaterWorld } from '../../sim/world/breakwaterWorld';
 import { runScenario, type ScenarioPlan } from '../../sim/world/scenario';
+import { NOTICE_LEDGER_CONTAINER } from '../../src/notify/blobNoticeLedger';
+import { BreakerActivity } from '../../src/orchestration/activityNames';
 import { invariantViolations } from './invariants/invariants';
 import { emailsPerTrip } from './invariants/tripEmails';
 import { type DrawnSchedule, neverApprovedUntil, runSchedule } from './property/faultProperty';
-import { RedisWorld } from './worlds/redisWorld';
 import { useServedRedisWorld } from './property/servedWorld';
+import { RedisWorld } from './worlds/redisWorld';
 
 // Schedules the soak (`npm run soak`) or the model check (model/README.md) once found failing, kept as
 // named runs on the real code so they stay fixed.

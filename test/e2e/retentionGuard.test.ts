@@ -6,12 +6,12 @@
 import { BlobServiceClient } from '@azure/storage-blob';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
+import { invokeRpc, type LogLine } from '../../sim/host/fakeFunctionsCore';
+import { FUNCTION_KEY } from '../../sim/world/breakwaterWorld';
 import { makeSavedEvents } from '../../src/deadLetters/savedEvents';
 import { readCheckpointBlob } from '../../src/hub/checkpointMove';
 import { CHECKPOINT_CONTAINER, checkpointPrefix } from '../../src/hub/checkpoints';
 import { parseTelemetryLine, telemetry } from '../../src/kernel/telemetryNames';
-import { invokeRpc, type LogLine } from '../../sim/host/fakeFunctionsCore';
-import { FUNCTION_KEY } from '../../sim/world/breakwaterWorld';
 import { jsonBody, reading } from '../support/sensorEvents';
 import { HeldBacklogWorld } from './worlds/heldBacklogWorld';
 

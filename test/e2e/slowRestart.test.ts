@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
-import { BreakerActivity } from '../../src/orchestration/activityNames';
 import { BreakwaterWorld } from '../../sim/world/breakwaterWorld';
 import { runScenario, type ScenarioPlan } from '../../sim/world/scenario';
+import { BreakerActivity } from '../../src/orchestration/activityNames';
 import { invariantViolations } from './invariants/invariants';
 import { emailsPerTrip } from './invariants/tripEmails';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
-import { BreakerActivity } from '../../src/orchestration/activityNames';
 import { BreakwaterWorld } from '../../sim/world/breakwaterWorld';
-import { invariantViolations } from './invariants/invariants';
 import { runScenario, type ScenarioPlan } from '../../sim/world/scenario';
+import { BreakerActivity } from '../../src/orchestration/activityNames';
+import { invariantViolations } from './invariants/invariants';
 import { emailsPerTrip } from './invariants/tripEmails';
 
 // Named scenarios on the host model where Azure is unkind: the restarts that settings changes cause

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 import { BreakwaterWorld } from '../../sim/world/breakwaterWorld';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 
 const KEY = 'end-to-end-webhook-key-0123456789abcdefgh';
 let world: BreakwaterWorld;

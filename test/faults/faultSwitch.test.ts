@@ -2,13 +2,13 @@ import { TableClient } from '@azure/data-tables';
 import { HttpRequest, type HttpResponseInit, InvocationContext } from '@azure/functions';
 import { describe, expect, inject, it } from 'vitest';
 
-import { makeFaultHandler } from '../../src/faults/faultHandler';
+import { SimClock } from '../../sim/host/simClock';
 import { InjectedFaultError } from '../../src/faults/errors';
+import { makeFaultHandler } from '../../src/faults/faultHandler';
 import { makeTableFaultSwitchStore } from '../../src/faults/tableFaultSwitchStore';
 import { withFaultSwitch } from '../../src/faults/withFaultSwitch';
-import { makeHomeActivityTableSink } from '../../src/sinks/homeActivityTableSink';
 import { classifyFailure } from '../../src/sinks/classifyError';
-import { SimClock } from '../../sim/host/simClock';
+import { makeHomeActivityTableSink } from '../../src/sinks/homeActivityTableSink';
 import { reading, receivedEvent } from '../support/sensorEvents';
 
 const table = (name: string) =>

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { invokeRpc } from '../../sim/host/fakeFunctionsCore';
 import { DeadLetterWriteError } from '../../src/processing/errors';
 import { applyEnv, testAppEnv } from '../support/appEnv';
-import { invokeRpc } from '../../sim/host/fakeFunctionsCore';
 import { rpcEventBatch } from '../support/sensorEvents';
 
 // Dead-letter storage (blob + queue) points at a port where nothing listens: storing a poison event

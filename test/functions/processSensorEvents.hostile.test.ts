@@ -2,9 +2,9 @@ import { BlobServiceClient } from '@azure/storage-blob';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { invokeRpc } from '../../sim/host/fakeFunctionsCore';
 import type { DeadLetterMessage } from '../../src/deadLetters/deadLetterMessage';
 import { applyEnv, testAppEnv } from '../support/appEnv';
-import { invokeRpc } from '../../sim/host/fakeFunctionsCore';
 import { jsonBody, reading, rpcEventBatch } from '../support/sensorEvents';
 
 // What a hostile or broken producer can put into an event: none of it may hold the partition, and none

@@ -3,10 +3,10 @@ import { BlobServiceClient } from '@azure/storage-blob';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { DeadLetterMessage } from '../../src/deadLetters/deadLetterMessage';
-import { testAppEnv, applyEnv } from '../support/appEnv';
 import { bindingOfType, invokeRpc, registration } from '../../sim/host/fakeFunctionsCore';
 import { endpointPort, type FaultProxy, startFaultProxy, withEndpointPort } from '../../sim/net/faultProxy';
+import type { DeadLetterMessage } from '../../src/deadLetters/deadLetterMessage';
+import { applyEnv, testAppEnv } from '../support/appEnv';
 import { jsonBody, reading, rpcEventBatch } from '../support/sensorEvents';
 
 const FN = 'ProcessSensorEvents';

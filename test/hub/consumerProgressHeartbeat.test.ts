@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { parseTelemetryLine, telemetry } from '../../src/kernel/telemetryNames';
 import { invokeRpc, type LogLine } from '../../sim/host/fakeFunctionsCore';
+import { parseTelemetryLine, telemetry } from '../../src/kernel/telemetryNames';
 import { HeldBacklogWorld } from '../e2e/worlds/heldBacklogWorld';
 
 let w: HeldBacklogWorld;

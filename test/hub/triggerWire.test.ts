@@ -1,10 +1,10 @@
 import { app, type InvocationContext } from '@azure/functions';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { readTriggerBatch, type TriggerBatch } from '../../src/hub/readTriggerBatch';
 import { invokeRpc } from '../../sim/host/fakeFunctionsCore';
-import { rpcEventBatch } from '../support/sensorEvents';
 import { asLong } from '../../sim/host/triggerWire';
+import { readTriggerBatch, type TriggerBatch } from '../../src/hub/readTriggerBatch';
+import { rpcEventBatch } from '../support/sensorEvents';
 
 // Batches in the wire types the host really sends (64-bit integer and string collections, times
 // without a zone), converted by the real @azure/functions library, then read by readTriggerBatch.

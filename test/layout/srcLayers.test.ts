@@ -1,6 +1,5 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-
 import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 

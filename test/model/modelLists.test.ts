@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-
 import { describe, expect, it } from 'vitest';
 
 import { BREAKER_STATES } from '../../src/breaker/breakerStore';

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { makeAcsEmailClient, makeAcsEmailSender } from '../../src/notify/email/acsEmailSender';
-import type { EmailMessage } from '../../src/notify/email/emailSender';
-import { EmailConfigError, EmailDeliveryError, EmailRejectedError } from '../../src/notify/email/errors';
 import { type AcsServer, startAcsServer } from '../../sim/azure/acsServer';
 import { staticTokenCredential } from '../../sim/azure/armServer';
 import { makeSelfSignedCert, type SelfSignedCert } from '../../sim/net/selfSignedCert';
+import { makeAcsEmailClient, makeAcsEmailSender } from '../../src/notify/email/acsEmailSender';
+import type { EmailMessage } from '../../src/notify/email/emailSender';
+import { EmailConfigError, EmailDeliveryError, EmailRejectedError } from '../../src/notify/email/errors';
 
 const message: EmailMessage = {
   to: ['oncall@example.com', 'lead@example.com'],

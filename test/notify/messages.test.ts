@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
-import { closed } from '../../src/notify/messages/closed';
 import { redactSecrets } from '../../src/kernel/redactSecrets';
+import { closed } from '../../src/notify/messages/closed';
 import { reminder } from '../../src/notify/messages/reminder';
 import { renderMessage } from '../../src/notify/messages/renderMessage';
 import { resumed } from '../../src/notify/messages/resumed';
 import { tripNotice } from '../../src/notify/messages/tripNotice';
-import { NOW, noticeInput, trip } from './fixtures';
+import { noticeInput, NOW, trip } from './fixtures';
 
 const LINK = 'https://func-bw.azurewebsites.net/api/approve?token=abc.def';
 const permissionFailure = {

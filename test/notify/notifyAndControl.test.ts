@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { makeNotifyAndControl } from '../../src/composition/notifyAndControl';
-import { loadConfig } from '../../src/config/loadConfig';
-import { issueApprovalLink } from '../../src/approval/issueApprovalLink';
+import { type ArmServer, startArmServer, staticTokenCredential } from '../../sim/azure/armServer';
+import { type SmtpSink, startSmtpSink } from '../../sim/azure/smtpSink';
+import { makeSelfSignedCert, type SelfSignedCert } from '../../sim/net/selfSignedCert';
 import { refuseToken } from '../../src/approval/approvalRefusal';
 import { verifyApprovalToken } from '../../src/approval/approvalToken';
+import { issueApprovalLink } from '../../src/approval/issueApprovalLink';
+import { makeNotifyAndControl } from '../../src/composition/notifyAndControl';
+import { loadConfig } from '../../src/config/loadConfig';
 import { EmailConfigError } from '../../src/notify/email/errors';
-import { type ArmServer, staticTokenCredential, startArmServer } from '../../sim/azure/armServer';
 import { testAppEnv } from '../support/appEnv';
-import { makeSelfSignedCert, type SelfSignedCert } from '../../sim/net/selfSignedCert';
-import { type SmtpSink, startSmtpSink } from '../../sim/azure/smtpSink';
 
 const site = {
   subscriptionId: '11111111-2222-3333-4444-555555555555',

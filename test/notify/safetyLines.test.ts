@@ -1,9 +1,9 @@
-import { heldView } from '../../src/operator/safetyView';
 import { describe, expect, it } from 'vitest';
 
-import type { HeldBacklog } from '../../src/hub/heldBacklog';
 import { issueApprovalLink } from '../../src/approval/issueApprovalLink';
+import type { HeldBacklog } from '../../src/hub/heldBacklog';
 import { makeBreakerMessages } from '../../src/notify/email/breakerMessages';
+import { heldView } from '../../src/operator/safetyView';
 import { NOW, SIGNING_KEY, trip } from './fixtures';
 
 const messages = makeBreakerMessages({

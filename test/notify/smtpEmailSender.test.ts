@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import { type SmtpSink, startSmtpSink } from '../../sim/azure/smtpSink';
+import { freePort } from '../../sim/services/freePort';
 import { refuseToken } from '../../src/approval/approvalRefusal';
 import { approvalLink, signApprovalToken, verifyApprovalToken } from '../../src/approval/approvalToken';
 import { EmailConfigError, EmailDeliveryError, EmailRejectedError } from '../../src/notify/email/errors';
-import { tripNotice } from '../../src/notify/messages/tripNotice';
 import { makeSmtpEmailSender } from '../../src/notify/email/smtpEmailSender';
-import { freePort } from '../../sim/services/freePort';
-import { type SmtpSink, startSmtpSink } from '../../sim/azure/smtpSink';
-import { NOW, noticeInput, SIGNING_KEY, trip } from './fixtures';
+import { tripNotice } from '../../src/notify/messages/tripNotice';
+import { noticeInput, NOW, SIGNING_KEY, trip } from './fixtures';
 
 const FN = 'ProcessSensorEvents';
 let smtp: SmtpSink;

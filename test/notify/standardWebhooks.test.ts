@@ -8,12 +8,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import type { WebhookNotice } from '../../src/notify/webhook/webhookNotice';
 import { makeWebhookSender } from '../../src/notify/webhook/webhookSender';
 import { standardWebhooksSecret } from '../../src/notify/webhook/webhookSignature';
-import type { WebhookNotice } from '../../src/notify/webhook/webhookNotice';
 
 const KEY = 'current-webhook-key-0123456789abcdef-0123';
 const NOW = Date.UTC(2026, 0, 1, 0, 0, 20);

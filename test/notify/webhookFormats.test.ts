@@ -1,5 +1,4 @@
 import { createHmac } from 'node:crypto';
-
 import { describe, expect, it } from 'vitest';
 
 import { webhookBody } from '../../src/notify/webhook/webhookBodies';

@@ -4,7 +4,6 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { WebhookDeliveryError } from '../../src/notify/webhook/errors';

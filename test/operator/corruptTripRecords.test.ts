@@ -1,18 +1,18 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { durableOrchestrationControl } from '../../src/orchestration/durableOrchestrationControl';
+import { invokeHttp } from '../../sim/host/httpInvoke';
+import { signApprovalToken, verifyApprovalToken } from '../../src/approval/approvalToken';
 import { APPROVAL_FUNCTION, registerApproval } from '../../src/approval/registerApproval';
-import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
+import type { BreakerStore } from '../../src/breaker/breakerStore';
 import { breakerKeys, makeRedisBreakerStore } from '../../src/breaker/redisBreakerStore';
 import { createBreakerRedis } from '../../src/breaker/redisClient';
-import type { BreakerStore } from '../../src/breaker/breakerStore';
-import { signApprovalToken, verifyApprovalToken } from '../../src/approval/approvalToken';
 import { OperatorFunction, registerOperator } from '../../src/operator/registerOperator';
-import { invokeHttp } from '../../sim/host/httpInvoke';
+import { durableOrchestrationControl } from '../../src/orchestration/durableOrchestrationControl';
+import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
+import { freshMaintenanceRecord } from '../support/maintenanceRecords';
 import { type RecordingDurableServer, startRecordingDurableServer } from '../support/recordingDurableServer';
 import { FN, memoryTriggerSwitch, POLICY } from './operatorFixture';
-import { freshMaintenanceRecord } from '../support/maintenanceRecords';
 
 // Stored trip records are data someone (a bug, an old version, a hand edit) may have broken. Every
 // read path survives them: status 200, dashboard, history, and the approval page of the current trip.

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
-import { OperatorFunction } from '../../src/operator/registerOperator';
 import { invokeHttp } from '../../sim/host/httpInvoke';
-import { FN, operatorFixture, type OperatorFixture } from './operatorFixture';
+import { OperatorFunction } from '../../src/operator/registerOperator';
+import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
+import { FN, type OperatorFixture, operatorFixture } from './operatorFixture';
 
 let f: OperatorFixture;
 beforeAll(async () => {

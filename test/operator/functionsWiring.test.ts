@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { APPROVAL_FUNCTION } from '../../src/approval/registerApproval';
-import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
-import { approvalLink } from '../../src/approval/approvalLink';
-import { signApprovalToken } from '../../src/approval/approvalToken';
-import { OperatorFunction } from '../../src/operator/registerOperator';
-import { REDRIVE_FUNCTION } from '../../src/deadLetters/registerRedrive';
-import { applyEnv, testAppEnv } from '../support/appEnv';
 import { bindingOfType } from '../../sim/host/fakeFunctionsCore';
 import { httpTriggerOf, invokeHttp } from '../../sim/host/httpInvoke';
+import { approvalLink } from '../../src/approval/approvalLink';
+import { signApprovalToken } from '../../src/approval/approvalToken';
+import { APPROVAL_FUNCTION } from '../../src/approval/registerApproval';
+import { REDRIVE_FUNCTION } from '../../src/deadLetters/registerRedrive';
+import { OperatorFunction } from '../../src/operator/registerOperator';
+import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
+import { applyEnv, testAppEnv } from '../support/appEnv';
 import { type RecordingDurableServer, startRecordingDurableServer } from '../support/recordingDurableServer';
 
 const env = testAppEnv('ow', { BREAKER_STORE: 'table', TRIGGER_CONTROL: 'local' });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { OperatorFunction } from '../../src/operator/registerOperator';
 import { invokeHttp } from '../../sim/host/httpInvoke';
-import { FN, operatorFixture, type OperatorFixture } from './operatorFixture';
+import { OperatorFunction } from '../../src/operator/registerOperator';
+import { FN, type OperatorFixture, operatorFixture } from './operatorFixture';
 
 let f: OperatorFixture;
 beforeAll(async () => {

@@ -1,13 +1,13 @@
-import { durableOrchestrationControl } from '../../src/orchestration/durableOrchestrationControl';
+import type { MaintenanceRecord } from '../../src/control/maintenance';
 import { breakerFormReading } from '../../src/control/switchReading';
 import type { TriggerSwitch } from '../../src/control/triggerSwitch';
+import { silentLogger } from '../../src/kernel/logger';
 import type { OperatorPolicy } from '../../src/operator/operatorDeps';
 import { registerOperator } from '../../src/operator/registerOperator';
+import { durableOrchestrationControl } from '../../src/orchestration/durableOrchestrationControl';
 import { makePartitionProgress, type PartitionProgress } from '../../src/processing/partitionProgress';
-import { silentLogger } from '../../src/kernel/logger';
-import type { MaintenanceRecord } from '../../src/control/maintenance';
 import { freshMaintenanceRecord } from '../support/maintenanceRecords';
-import { memoryBreakerStore, type MemoryBreakerStore } from '../support/memoryBreakerStore';
+import { type MemoryBreakerStore, memoryBreakerStore } from '../support/memoryBreakerStore';
 import { type RecordingDurableServer, startRecordingDurableServer } from '../support/recordingDurableServer';
 
 export const FN = 'ProcessSensorEvents';

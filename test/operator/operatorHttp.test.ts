@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
-import { OperatorFunction } from '../../src/operator/registerOperator';
 import { httpTriggerOf } from '../../sim/host/httpInvoke';
+import { OperatorFunction } from '../../src/operator/registerOperator';
+import { breakerInstanceId } from '../../src/orchestration/orchestrationIds';
 import { FN } from './operatorFixture';
 import { call, dashboard, f, setUpOperatorFixture, status } from './operatorHttpFixture';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 
-import { OperatorFunction } from '../../src/operator/registerOperator';
 import { invokeHttp } from '../../sim/host/httpInvoke';
-import { operatorFixture, type OperatorFixture } from './operatorFixture';
+import { OperatorFunction } from '../../src/operator/registerOperator';
+import { type OperatorFixture, operatorFixture } from './operatorFixture';
 
 /** The operator fixture of the test file that called `setUpOperatorFixture`, open while its tests run. */
 export let f: OperatorFixture;

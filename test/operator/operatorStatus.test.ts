@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 
 import type { HeldBacklog } from '../../src/hub/heldBacklog';
 import { readOperatorStatus } from '../../src/operator/operatorStatus';
-import { memoryStoreWithPolicy, memoryTriggerSwitch, POLICY } from './operatorFixture';
 import { freshMaintenanceRecord } from '../support/maintenanceRecords';
+import { memoryStoreWithPolicy, memoryTriggerSwitch, POLICY } from './operatorFixture';
 
 /** A promise and its resolver, so two reads can each wait for the other to have started. */
 function started() {

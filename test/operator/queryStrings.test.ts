@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { OperatorFunction } from '../../src/operator/registerOperator';
 import { invokeHttp } from '../../sim/host/httpInvoke';
-import { operatorFixture, type OperatorFixture } from './operatorFixture';
+import { OperatorFunction } from '../../src/operator/registerOperator';
+import { type OperatorFixture, operatorFixture } from './operatorFixture';
 
 let f: OperatorFixture;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { invokeRpc } from '../../sim/host/fakeFunctionsCore';
 import { BreakerActivity } from '../../src/orchestration/activityNames';
 import { parseBreakerStatus } from '../../src/orchestration/breakerStatus';
-import { invokeRpc } from '../../sim/host/fakeFunctionsCore';
 import { FN, newEpisode, registerBreaker, T0 } from './breakerFixture';
 
 beforeAll(registerBreaker);

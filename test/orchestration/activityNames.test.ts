@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { invokeRpc } from '../../sim/host/fakeFunctionsCore';
+import type { BreakerNotice } from '../../src/notify/breakerNotice';
 import { NOTICE_CHANNELS } from '../../src/notify/noticeLedger';
 import { BreakerActivity, sendActivityName } from '../../src/orchestration/activityNames';
-import type { BreakerNotice } from '../../src/notify/breakerNotice';
-import { invokeRpc } from '../../sim/host/fakeFunctionsCore';
 import { FN, newEpisode, registerBreaker } from './breakerFixture';
 
 beforeAll(registerBreaker);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { TriggerSwitchTransientError } from '../../src/control/errors';
 import { verifyApprovalToken } from '../../src/approval/approvalToken';
-import { makeBreakerActivities } from '../../src/orchestration/breakerActivities';
+import { TriggerSwitchTransientError } from '../../src/control/errors';
 import { silentLogger } from '../../src/kernel/logger';
+import { makeBreakerActivities } from '../../src/orchestration/breakerActivities';
 import { FN, newEpisode, SETTINGS, SIGNING_KEY, T0 } from './breakerFixture';
 
 describe('breaker activities (against the Table store)', () => {

@@ -1,18 +1,18 @@
 import { TableClient } from '@azure/data-tables';
 import { inject } from 'vitest';
 
-import type { BreakerPolicy } from '../../src/breaker/breakerPolicy';
-import { BREAKER_ORCHESTRATOR, breakerInstanceId } from '../../src/orchestration/orchestrationIds';
-import { makeTableBreakerStore, type TableBreakerStore } from '../../src/breaker/tableBreakerStore';
-import type { BreakerActivityDeps } from '../../src/orchestration/breakerActivities';
-import type { BreakerChannel } from '../../src/notify/breakerChannel';
-import { emailChannel } from '../../src/notify/email/emailChannel';
+import { DurableHost } from '../../sim/durable/durableHost';
 import { issueApprovalLink } from '../../src/approval/issueApprovalLink';
+import type { BreakerPolicy } from '../../src/breaker/breakerPolicy';
+import { makeTableBreakerStore, type TableBreakerStore } from '../../src/breaker/tableBreakerStore';
+import type { BreakerChannel } from '../../src/notify/breakerChannel';
 import { makeBreakerMessages } from '../../src/notify/email/breakerMessages';
+import { emailChannel } from '../../src/notify/email/emailChannel';
+import type { BreakerActivityDeps } from '../../src/orchestration/breakerActivities';
 import type { BreakerOrchestratorSettings } from '../../src/orchestration/breakerOrchestrator';
 import type { BreakerOrchestrationInput, BreakerStatus } from '../../src/orchestration/breakerStatus';
+import { BREAKER_ORCHESTRATOR, breakerInstanceId } from '../../src/orchestration/orchestrationIds';
 import { registerBreakerOrchestration } from '../../src/orchestration/registerBreakerOrchestration';
-import { DurableHost } from '../../sim/durable/durableHost';
 import { recordingEmailSender } from '../support/recordingEmailSender';
 import { scriptedTriggerSwitch } from '../support/scriptedTriggerSwitch';
 

@@ -6,14 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { BREAKER_ORCHESTRATOR, breakerInstanceId } from '../../src/orchestration/orchestrationIds';
-import { BreakerActivity } from '../../src/orchestration/activityNames';
-import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
-import { applyEnv, testAppEnv } from '../support/appEnv';
 import { type DurableClientServer, startDurableClientServer } from '../../sim/durable/durableClientServer';
 import { bindingOfType, invokeRpc, registration } from '../../sim/host/fakeFunctionsCore';
-import { endpointPort, type FaultProxy, startFaultProxy, withEndpointPort } from '../../sim/net/faultProxy';
 import { httpTriggerOf, invokeHttp } from '../../sim/host/httpInvoke';
+import { endpointPort, type FaultProxy, startFaultProxy, withEndpointPort } from '../../sim/net/faultProxy';
+import { BreakerActivity } from '../../src/orchestration/activityNames';
+import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
+import { BREAKER_ORCHESTRATOR, breakerInstanceId } from '../../src/orchestration/orchestrationIds';
+import { applyEnv, testAppEnv } from '../support/appEnv';
 import { jsonBody, reading, rpcEventBatch } from '../support/sensorEvents';
 
 const FN = 'ProcessSensorEvents';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { HELD_BY_MAINTENANCE, type MaintenanceRecord } from '../../src/control/maintenance';
-import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
+import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import { runWatchdog, type WatchdogDeps } from '../../src/orchestration/runWatchdog';
 import { freshMaintenanceRecord } from '../support/maintenanceRecords';
 import { recordingEmailSender } from '../support/recordingEmailSender';

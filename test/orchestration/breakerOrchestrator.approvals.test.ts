@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
+import { ActionType, HistoryEventType, scheduledLeaves } from '../../sim/durable/replay';
 import { BreakerActivity } from '../../src/orchestration/activityNames';
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
-import { ActionType, HistoryEventType, scheduledLeaves } from '../../sim/durable/replay';
+import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import {
   type Episode,
   failures,

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { APPROVAL_EVENT, BREAKER_ORCHESTRATOR } from '../../src/orchestration/orchestrationIds';
+import { replay } from '../../sim/durable/replay';
 import type { BreakerActivityDeps } from '../../src/orchestration/breakerActivities';
 import type { BreakerOrchestratorSettings } from '../../src/orchestration/breakerOrchestrator';
+import { APPROVAL_EVENT, BREAKER_ORCHESTRATOR } from '../../src/orchestration/orchestrationIds';
 import { registerBreakerOrchestration } from '../../src/orchestration/registerBreakerOrchestration';
-import { replay } from '../../sim/durable/replay';
 import { newEpisode, SETTINGS, untilAwaitingApproval } from './breakerFixture';
 
 // Settings the test changes mid-episode, as a config change plus app restart would.

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { readableTrips } from '../../src/breaker/breakerStore';
-import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
+import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import { newEpisode, registerBreaker, SETTINGS, untilAwaitingApproval } from './breakerFixture';
 
 beforeAll(registerBreaker);

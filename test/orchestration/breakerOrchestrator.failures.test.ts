@@ -1,14 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import {
-  TriggerSwitchPermissionError,
-  TriggerSwitchTransientError,
-} from '../../src/control/errors';
+import { HistoryEventType, replay } from '../../sim/durable/replay';
+import { TriggerSwitchPermissionError, TriggerSwitchTransientError } from '../../src/control/errors';
 import { EmailRejectedError } from '../../src/notify/email/errors';
-import { APPROVAL_EVENT, BREAKER_ORCHESTRATOR } from '../../src/orchestration/orchestrationIds';
 import { BreakerActivity } from '../../src/orchestration/activityNames';
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
-import { HistoryEventType, replay } from '../../sim/durable/replay';
+import { APPROVAL_EVENT, BREAKER_ORCHESTRATOR } from '../../src/orchestration/orchestrationIds';
 import { newEpisode, registerBreaker, SETTINGS, untilAwaitingApproval } from './breakerFixture';
 
 beforeAll(registerBreaker);

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { TriggerSwitchTransientError } from '../../src/control/errors';
-import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import { BreakerActivity } from '../../src/orchestration/activityNames';
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
+import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import { newEpisode, registerBreaker, SETTINGS, T0 } from './breakerFixture';
 
 beforeAll(registerBreaker);

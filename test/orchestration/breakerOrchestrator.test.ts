@@ -1,9 +1,9 @@
-import { readableTrips } from '../../src/breaker/breakerStore';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
+import { readableTrips } from '../../src/breaker/breakerStore';
 import { BreakerActivity } from '../../src/orchestration/activityNames';
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
+import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import { FN, MINUTE, newEpisode, registerBreaker, SETTINGS, untilAwaitingApproval } from './breakerFixture';
 
 beforeAll(registerBreaker);

@@ -5,13 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { parseTelemetryLine } from '../../src/kernel/telemetryNames';
-import { WATCHDOG_GRACE_MS } from '../../src/composition/orchestrationRuntime';
-import { createRuntime, installRuntime } from '../../src/composition/runtime';
-import { TransientSinkError } from '../../src/sinks/errors';
-import { testAppEnv } from '../support/appEnv';
 import { type DurableClientServer, startDurableClientServer } from '../../sim/durable/durableClientServer';
 import { bindingOfType, invokeRpc } from '../../sim/host/fakeFunctionsCore';
+import { WATCHDOG_GRACE_MS } from '../../src/composition/orchestrationRuntime';
+import { createRuntime, installRuntime } from '../../src/composition/runtime';
+import { parseTelemetryLine } from '../../src/kernel/telemetryNames';
+import { TransientSinkError } from '../../src/sinks/errors';
+import { testAppEnv } from '../support/appEnv';
 import { jsonBody, reading, rpcEventBatch } from '../support/sensorEvents';
 
 const FN = 'ProcessSensorEvents';

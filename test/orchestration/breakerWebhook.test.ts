@@ -4,15 +4,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { WebhookConfig } from '../../src/notify/webhook/webhookSender';
-import { makeWebhookSender } from '../../src/notify/webhook/webhookSender';
-import { webhookChannel } from '../../src/notify/webhook/webhookChannel';
-import { WebhookHeader } from '../../src/notify/webhook/webhookSignature';
-import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
-import { BreakerActivity } from '../../src/orchestration/activityNames';
-import { makeBreakerWebhookNotices } from '../../src/notify/webhook/breakerWebhookNotices';
 import { HistoryEventType } from '../../sim/durable/replay';
 import { freePort } from '../../sim/services/freePort';
+import { makeBreakerWebhookNotices } from '../../src/notify/webhook/breakerWebhookNotices';
+import { webhookChannel } from '../../src/notify/webhook/webhookChannel';
+import type { WebhookConfig } from '../../src/notify/webhook/webhookSender';
+import { makeWebhookSender } from '../../src/notify/webhook/webhookSender';
+import { WebhookHeader } from '../../src/notify/webhook/webhookSignature';
+import { BreakerActivity } from '../../src/orchestration/activityNames';
+import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 import { newEpisode, registerBreakerWith, SETTINGS, untilAwaitingApproval } from './breakerFixture';
 

@@ -5,13 +5,13 @@
 import { BlobServiceClient } from '@azure/storage-blob';
 import { describe, expect, inject, it } from 'vitest';
 
+import { silentLogger } from '../../src/kernel/logger';
 import { blobNoticeLedger } from '../../src/notify/blobNoticeLedger';
+import type { BreakerChannel } from '../../src/notify/breakerChannel';
+import type { BreakerNotice } from '../../src/notify/breakerNotice';
 import type { NoticeOutcome } from '../../src/notify/noticeChannel';
 import { type NoticeIdentity, noticeMessageId } from '../../src/notify/noticeLedger';
 import { makeBreakerActivities } from '../../src/orchestration/breakerActivities';
-import type { BreakerChannel } from '../../src/notify/breakerChannel';
-import type { BreakerNotice } from '../../src/notify/breakerNotice';
-import { silentLogger } from '../../src/kernel/logger';
 import { FN, newEpisode, SETTINGS } from './breakerFixture';
 
 let counter = 0;

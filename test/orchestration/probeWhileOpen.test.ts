@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { describeDownstream } from '../../src/sinks/describeDownstream';
 import { probeWhileOpen } from '../../src/orchestration/probeWhileOpen';
+import { describeDownstream } from '../../src/sinks/describeDownstream';
 import { TransientSinkError } from '../../src/sinks/errors';
 import { memoryBreakerStore } from '../support/memoryBreakerStore';
 

@@ -1,15 +1,15 @@
 import * as df from 'durable-functions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { BREAKER_ORCHESTRATOR, breakerInstanceId } from '../../src/orchestration/orchestrationIds';
-import { makeOnTripped } from '../../src/orchestration/onTripped';
-import { runWatchdog } from '../../src/orchestration/runWatchdog';
-import { makeWatchdogHandler } from '../../src/orchestration/watchdogHandler';
-import { startBreakerOrchestration } from '../../src/orchestration/startBreakerOrchestration';
-import { makeBatchProcessor } from '../../src/processing/batchProcessor';
-import type { BreakerGate } from '../../src/breaker/breakerGate';
-import { TransientSinkError } from '../../src/sinks/errors';
 import { type DurableClientServer, startDurableClientServer } from '../../sim/durable/durableClientServer';
+import type { BreakerGate } from '../../src/breaker/breakerGate';
+import { makeOnTripped } from '../../src/orchestration/onTripped';
+import { BREAKER_ORCHESTRATOR, breakerInstanceId } from '../../src/orchestration/orchestrationIds';
+import { runWatchdog } from '../../src/orchestration/runWatchdog';
+import { startBreakerOrchestration } from '../../src/orchestration/startBreakerOrchestration';
+import { makeWatchdogHandler } from '../../src/orchestration/watchdogHandler';
+import { makeBatchProcessor } from '../../src/processing/batchProcessor';
+import { TransientSinkError } from '../../src/sinks/errors';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 import { FN, newEpisode, registerBreaker, T0 } from './breakerFixture';
 

@@ -6,12 +6,12 @@
 import * as df from 'durable-functions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { BreakerActivity } from '../../src/orchestration/activityNames';
-import { readNotice } from '../../src/notify/breakerNotice';
-import { parseBreakerStatus } from '../../src/orchestration/breakerStatus';
-import { makeBreakerWebhookNotices } from '../../src/notify/webhook/breakerWebhookNotices';
-import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import { fakeCore, invokeRpc } from '../../sim/host/fakeFunctionsCore';
+import { readNotice } from '../../src/notify/breakerNotice';
+import { makeBreakerWebhookNotices } from '../../src/notify/webhook/breakerWebhookNotices';
+import { BreakerActivity } from '../../src/orchestration/activityNames';
+import { parseBreakerStatus } from '../../src/orchestration/breakerStatus';
+import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import { FN, newEpisode, registerBreaker, T0, untilAwaitingApproval } from './breakerFixture';
 
 const EARLIER_SWITCHED = { ok: true, soft: false } as const;

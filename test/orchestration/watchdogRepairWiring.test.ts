@@ -6,12 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { WATCHDOG_GRACE_MS } from '../../src/composition/orchestrationRuntime';
-import { createRuntime, installRuntime, type Runtime } from '../../src/composition/runtime';
-import { type ArmServer, staticTokenCredential, startArmServer } from '../../sim/azure/armServer';
+import { type ArmServer, startArmServer, staticTokenCredential } from '../../sim/azure/armServer';
 import { type DurableClientServer, startDurableClientServer } from '../../sim/durable/durableClientServer';
 import { bindingOfType, invokeRpc } from '../../sim/host/fakeFunctionsCore';
 import { makeSelfSignedCert } from '../../sim/net/selfSignedCert';
+import { WATCHDOG_GRACE_MS } from '../../src/composition/orchestrationRuntime';
+import { createRuntime, installRuntime, type Runtime } from '../../src/composition/runtime';
 import { failures } from '../breaker/breakerStoreFixture';
 import { testAppEnv } from '../support/appEnv';
 

@@ -1,11 +1,11 @@
 import * as df from 'durable-functions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { makeArmTriggerSwitch } from '../../src/control/armTriggerSwitch';
-import { runWatchdog, type WatchdogDeps } from '../../src/orchestration/runWatchdog';
-import { type ArmServer, staticTokenCredential, startArmServer } from '../../sim/azure/armServer';
+import { type ArmServer, startArmServer, staticTokenCredential } from '../../sim/azure/armServer';
 import { type DurableClientServer, startDurableClientServer } from '../../sim/durable/durableClientServer';
 import { makeSelfSignedCert } from '../../sim/net/selfSignedCert';
+import { makeArmTriggerSwitch } from '../../src/control/armTriggerSwitch';
+import { runWatchdog, type WatchdogDeps } from '../../src/orchestration/runWatchdog';
 import { recordingEmailSender } from '../support/recordingEmailSender';
 import { FN, freshStore, MINUTE, newEpisode, registerBreaker, T0 } from './breakerFixture';
 import { recordingLogger } from './watchdogFixture';

@@ -3,13 +3,13 @@ import { BlobServiceClient } from '@azure/storage-blob';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import type { ActivitySink } from '../../src/sinks/activitySink';
-import { type BatchContext, makeBatchProcessor } from '../../src/processing/batchProcessor';
-import { makeBlobQueueDeadLetterStore } from '../../src/deadLetters/blobQueueDeadLetterStore';
 import { alwaysClosedGate, type BreakerGate } from '../../src/breaker/breakerGate';
-import { CircuitOpenError, DeadLetterWriteError } from '../../src/processing/errors';
+import { makeBlobQueueDeadLetterStore } from '../../src/deadLetters/blobQueueDeadLetterStore';
 import { PoisonEventError } from '../../src/hub/errors';
 import type { SensorReading } from '../../src/hub/sensorReading';
+import { type BatchContext, makeBatchProcessor } from '../../src/processing/batchProcessor';
+import { CircuitOpenError, DeadLetterWriteError } from '../../src/processing/errors';
+import type { ActivitySink } from '../../src/sinks/activitySink';
 import { testAppEnv } from '../support/appEnv';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import { decodeReading } from '../../src/hub/decodeReading';
 import type { ReceivedEvent } from '../../src/hub/receivedEvent';
-import { splitIntoLanes } from '../../src/processing/tryBatchEvents';
 import type { SensorReading } from '../../src/hub/sensorReading';
+import { splitIntoLanes } from '../../src/processing/tryBatchEvents';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 
 const decode = (event: ReceivedEvent) => decodeReading(event.body);

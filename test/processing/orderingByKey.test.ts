@@ -1,9 +1,9 @@
 import { RestError } from '@azure/core-rest-pipeline';
 import { describe, expect, it } from 'vitest';
 
-import type { ActivitySink } from '../../src/sinks/activitySink';
 import type { ReceivedEvent } from '../../src/hub/receivedEvent';
 import type { SensorReading } from '../../src/hub/sensorReading';
+import type { ActivitySink } from '../../src/sinks/activitySink';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 import {
   context,

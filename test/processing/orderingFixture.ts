@@ -3,15 +3,14 @@ import { QueueServiceClient } from '@azure/storage-queue';
 import { beforeAll } from 'vitest';
 
 import { seededRandom } from '../../sim/host/hostConfig';
-
-import type { ActivitySink } from '../../src/sinks/activitySink';
-import { type BatchContext, makeBatchProcessor } from '../../src/processing/batchProcessor';
-import { makeBlobQueueDeadLetterStore } from '../../src/deadLetters/blobQueueDeadLetterStore';
 import type { BreakerGate } from '../../src/breaker/breakerGate';
-import type { FailureSample } from '../../src/kernel/failureSample';
-import type { Ordering } from '../../src/processing/ordering';
+import { makeBlobQueueDeadLetterStore } from '../../src/deadLetters/blobQueueDeadLetterStore';
 import type { ReceivedEvent } from '../../src/hub/receivedEvent';
 import type { SensorReading } from '../../src/hub/sensorReading';
+import type { FailureSample } from '../../src/kernel/failureSample';
+import { type BatchContext, makeBatchProcessor } from '../../src/processing/batchProcessor';
+import type { Ordering } from '../../src/processing/ordering';
+import type { ActivitySink } from '../../src/sinks/activitySink';
 import { testAppEnv } from '../support/appEnv';
 
 let env: Record<string, string>;

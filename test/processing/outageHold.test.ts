@@ -3,14 +3,14 @@ import { BlobServiceClient } from '@azure/storage-blob';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import type { ActivitySink } from '../../src/sinks/activitySink';
-import { type BatchContext, makeBatchProcessor } from '../../src/processing/batchProcessor';
+import type { BreakerGate } from '../../src/breaker/breakerGate';
 import { makeBlobQueueDeadLetterStore } from '../../src/deadLetters/blobQueueDeadLetterStore';
 import { makeSavedEvents, savedBlobName } from '../../src/deadLetters/savedEvents';
-import { drainSavedEvents } from '../../src/processing/drainSaved';
-import type { BreakerGate } from '../../src/breaker/breakerGate';
-import type { FailureSample } from '../../src/kernel/failureSample';
 import type { SensorReading } from '../../src/hub/sensorReading';
+import type { FailureSample } from '../../src/kernel/failureSample';
+import { type BatchContext, makeBatchProcessor } from '../../src/processing/batchProcessor';
+import { drainSavedEvents } from '../../src/processing/drainSaved';
+import type { ActivitySink } from '../../src/sinks/activitySink';
 import { testAppEnv } from '../support/appEnv';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 

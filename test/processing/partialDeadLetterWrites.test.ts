@@ -9,14 +9,14 @@ import { TableClient } from '@azure/data-tables';
 import { QueueServiceClient } from '@azure/storage-queue';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { createRuntime, type Runtime } from '../../src/composition/runtime';
-import type { BatchContext } from '../../src/processing/batchProcessor';
 import {
   type ConformanceProxy,
   serverBusy,
   startConformanceProxy,
 } from '../../sim/azure/storageConformance/conformanceProxy';
 import { localAppEnv } from '../../sim/host/localAppEnv';
+import { createRuntime, type Runtime } from '../../src/composition/runtime';
+import type { BatchContext } from '../../src/processing/batchProcessor';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 
 let proxy: ConformanceProxy;

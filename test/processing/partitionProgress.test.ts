@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import type { ActivitySink } from '../../src/sinks/activitySink';
-import { makeBatchProcessor } from '../../src/processing/batchProcessor';
 import { alwaysClosedGate } from '../../src/breaker/breakerGate';
+import { makeBatchProcessor } from '../../src/processing/batchProcessor';
 import { makePartitionProgress } from '../../src/processing/partitionProgress';
+import type { ActivitySink } from '../../src/sinks/activitySink';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 
 function manualClock(start = Date.UTC(2026, 0, 1)) {

@@ -2,11 +2,11 @@ import { TableClient } from '@azure/data-tables';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
+import { endpointPort, type FaultProxy, startFaultProxy, withEndpointPort } from '../../sim/net/faultProxy';
+import { type RedisService, startRedis } from '../../sim/services/redis';
 import { createBreakerRedis } from '../../src/breaker/redisClient';
 import { makeTableBreakerStore } from '../../src/breaker/tableBreakerStore';
 import { T0, testPolicy, uniqueName } from '../breaker/breakerStoreFixture';
-import { endpointPort, type FaultProxy, startFaultProxy, withEndpointPort } from '../../sim/net/faultProxy';
-import { type RedisService, startRedis } from '../../sim/services/redis';
 import { batch, breakerStores, harness } from './sharedBreakerFixture';
 
 const { stores, redisStore } = breakerStores();

@@ -8,6 +8,10 @@ import { EventHubConsumerClient } from '@azure/event-hubs';
 import { BlobServiceClient, type ContainerClient } from '@azure/storage-blob';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 
+import { type EventHubsPeer, startEventHubsPeer } from '../../sim/eventHubsPeer/eventHubsPeer';
+import { EventHubModel } from '../../sim/host/eventHubModel';
+import { hostCheckpointWriter } from '../../sim/host/hostCheckpoints';
+import { endpointPort, type FaultProxy, startFaultProxy, withEndpointPort } from '../../sim/net/faultProxy';
 import { blobPartitionLease } from '../../src/deadLetters/partitionLease';
 import { makeSavedEvents, type SavedEvents } from '../../src/deadLetters/savedEvents';
 import { readCheckpointBlob } from '../../src/hub/checkpointMove';
@@ -16,10 +20,6 @@ import { makeHubEventReader } from '../../src/hub/hubEventReader';
 import { makeEventHubReader } from '../../src/hub/hubReader';
 import { parseTelemetryLine, telemetry } from '../../src/kernel/telemetryNames';
 import { type RetentionGuardDeps, runRetentionGuard } from '../../src/processing/retentionGuard';
-import { type EventHubsPeer, startEventHubsPeer } from '../../sim/eventHubsPeer/eventHubsPeer';
-import { EventHubModel } from '../../sim/host/eventHubModel';
-import { hostCheckpointWriter } from '../../sim/host/hostCheckpoints';
-import { endpointPort, type FaultProxy, startFaultProxy, withEndpointPort } from '../../sim/net/faultProxy';
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 0, 1);

@@ -5,11 +5,11 @@ import type { BreakerStore } from '../../src/breaker/breakerStore';
 import { makeRedisBreakerStore } from '../../src/breaker/redisBreakerStore';
 import { createBreakerRedis } from '../../src/breaker/redisClient';
 import { makeStoreBreakerGate, type StoreBreakerGate } from '../../src/breaker/storeBreakerGate';
-import type { ActivitySink } from '../../src/sinks/activitySink';
-import { type BatchContext, makeBatchProcessor } from '../../src/processing/batchProcessor';
 import type { DeadLetter, DeadLetterStore } from '../../src/deadLetters/deadLetter';
-import { TransientSinkError } from '../../src/sinks/errors';
 import { silentLogger } from '../../src/kernel/logger';
+import { type BatchContext, makeBatchProcessor } from '../../src/processing/batchProcessor';
+import type { ActivitySink } from '../../src/sinks/activitySink';
+import { TransientSinkError } from '../../src/sinks/errors';
 import { T0, testPolicy, uniqueName } from '../breaker/breakerStoreFixture';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 

@@ -2,8 +2,8 @@ import { RestError } from '@azure/core-rest-pipeline';
 import { describe, expect, it } from 'vitest';
 
 import type { ReceivedEvent } from '../../src/hub/receivedEvent';
-import { readingVersion } from '../../src/sinks/homeActivityTableSink';
 import type { SensorReading } from '../../src/hub/sensorReading';
+import { readingVersion } from '../../src/sinks/homeActivityTableSink';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 import {
   context,

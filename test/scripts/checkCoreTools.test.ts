@@ -2,7 +2,6 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-
 import { afterAll, describe, expect, it } from 'vitest';
 
 // Core Tools cannot be installed here: a stand-in `func` on a PATH of its own answers --version.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { sensorReadingSchema } from '../../src/hub/sensorReading';
 import { generateEvents, type GenerateOptions } from '../../scripts/producer/generateEvents';
+import { sensorReadingSchema } from '../../src/hub/sensorReading';
 
 const options: GenerateOptions = {
   count: 2_000,

@@ -1,14 +1,13 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { type EventHubsPeer, startEventHubsPeer } from '../../sim/eventHubsPeer/eventHubsPeer';
 import { partitionForKey } from '../../sim/eventHubsPeer/partitionStore';
-import { BreakwaterWorld, FUNCTION_NAME } from '../../sim/world/breakwaterWorld';
 import { EventHubModel } from '../../sim/host/eventHubModel';
 import { TriggerHostModel } from '../../sim/host/triggerHostModel';
 import { freePort } from '../../sim/services/freePort';
+import { BreakwaterWorld, FUNCTION_NAME } from '../../sim/world/breakwaterWorld';
 import { supersededInItsBatch } from '../../sim/world/orderingInWorld';
 
 const root = path.join(__dirname, '../..');

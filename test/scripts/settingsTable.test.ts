@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-
 import { describe, expect, it } from 'vitest';
 
-import { settingNames, settings } from '../../src/config/settings';
 import {
   renderSettingsTable,
   replaceSettingsTable,
@@ -12,6 +10,7 @@ import {
   tableEnd,
   tableStart,
 } from '../../scripts/docs/renderSettingsTable';
+import { settingNames, settings } from '../../src/config/settings';
 
 const configurationDoc = readFileSync(
   resolve(import.meta.dirname, '..', '..', 'docs', 'configuration.md'),

@@ -1,5 +1,5 @@
-import * as df from 'durable-functions';
 import type { OrchestrationContext } from 'durable-functions';
+import * as df from 'durable-functions';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { DurableHost } from '../../sim/durable/durableHost';

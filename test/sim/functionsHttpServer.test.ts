@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { durableOrchestrationControl } from '../../src/orchestration/durableOrchestrationControl';
-import { registerOperator } from '../../src/operator/registerOperator';
 import { type FunctionsHttpServer, startFunctionsHttpServer } from '../../sim/host/functionsHttpServer';
-import { memoryBreakerStore } from '../support/memoryBreakerStore';
+import { registerOperator } from '../../src/operator/registerOperator';
+import { durableOrchestrationControl } from '../../src/orchestration/durableOrchestrationControl';
+import { type ApprovalFixture, approvalFixture } from '../approval/approvalFixture';
 import { memoryTriggerSwitch, POLICY } from '../operator/operatorFixture';
-import { approvalFixture, type ApprovalFixture } from '../approval/approvalFixture';
 import { freshMaintenanceRecord } from '../support/maintenanceRecords';
+import { memoryBreakerStore } from '../support/memoryBreakerStore';
 
 let f: ApprovalFixture;
 let server: FunctionsHttpServer;

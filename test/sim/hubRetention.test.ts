@@ -1,7 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-
 import { EventHubConsumerClient, EventHubProducerClient } from '@azure/event-hubs';
 import { afterEach, describe, expect, it } from 'vitest';
 

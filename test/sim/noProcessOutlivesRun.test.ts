@@ -1,7 +1,6 @@
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-
 import { describe, expect, it } from 'vitest';
 
 import { runMarked, untilNoneLeft } from '../support/processTree';

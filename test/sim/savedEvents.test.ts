@@ -1,7 +1,7 @@
 import { BlobServiceClient } from '@azure/storage-blob';
 import { expect, inject, it } from 'vitest';
 
-import { SavedEventsWatch, savedBlobName, savedKeyOf } from '../../sim/world/savedEvents';
+import { savedBlobName, SavedEventsWatch, savedKeyOf } from '../../sim/world/savedEvents';
 
 it('counts the saved blobs a run wrote or rewrote, not what an earlier run left, nor other names', async () => {
   const connection = inject('storageConnectionString');

@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-
 import { describe, expect, inject, it } from 'vitest';
 
 import { CONFORMANCE_HEADER } from '../../sim/azure/storageConformance/conformanceProxy';

@@ -1,7 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { odata, RestError, TableClient, type TableEntity, type TransactionAction } from '@azure/data-tables';
 import { BlobServiceClient, RestError as BlobRestError } from '@azure/storage-blob';
 import { QueueServiceClient, RestError as QueueRestError } from '@azure/storage-queue';
-import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 
 /**

@@ -2,8 +2,8 @@ import { RestError } from '@azure/core-rest-pipeline';
 import { TaskCancelledError } from 'cockatiel';
 import { describe, expect, it } from 'vitest';
 
-import { classifyError, classifyFailure } from '../../src/sinks/classifyError';
 import { PoisonEventError } from '../../src/hub/errors';
+import { classifyError, classifyFailure } from '../../src/sinks/classifyError';
 import { SinkConflictError, TransientSinkError } from '../../src/sinks/errors';
 
 const rest = (statusCode?: number, code?: string) => new RestError('x', { statusCode, code });

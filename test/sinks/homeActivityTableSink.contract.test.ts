@@ -1,8 +1,8 @@
 import { TableClient } from '@azure/data-tables';
 
+import { freePort } from '../../sim/services/freePort';
 import { makeHomeActivityTableSink, type SensorActivityRow } from '../../src/sinks/homeActivityTableSink';
 import { testAppEnv } from '../support/appEnv';
-import { freePort } from '../../sim/services/freePort';
 import { describeSinkContract } from '../support/sinkContract';
 
 // The sample sink on Azurite keeps every promise of the sink contract (docs/your-own-downstream.md).

@@ -1,11 +1,11 @@
 import { TableClient } from '@azure/data-tables';
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { freePort } from '../../sim/services/freePort';
 import { classifyError } from '../../src/sinks/classifyError';
 import { attemptWithRetry, makeEventRetryPolicy } from '../../src/sinks/eventRetry';
 import { makeHomeActivityTableSink, type SensorActivityRow } from '../../src/sinks/homeActivityTableSink';
 import { testAppEnv } from '../support/appEnv';
-import { freePort } from '../../sim/services/freePort';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 
 let table: TableClient;

@@ -1,8 +1,8 @@
 import { afterAll } from 'vitest';
 
-import { makeHttpActivitySink } from '../../src/sinks/httpActivitySink';
 import { freePort } from '../../sim/services/freePort';
 import { type HttpDownstream, startHttpDownstream } from '../../sim/world/httpDownstream';
+import { makeHttpActivitySink } from '../../src/sinks/httpActivitySink';
 import { describeSinkContract } from '../support/sinkContract';
 
 let downstream: HttpDownstream | undefined;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import { type HttpDownstream, startHttpDownstream } from '../../sim/world/httpDownstream';
 import { classifyError } from '../../src/sinks/classifyError';
 import { HttpStatusError, TransientSinkError } from '../../src/sinks/errors';
 import { attemptWithRetry, makeEventRetryPolicy } from '../../src/sinks/eventRetry';
 import { makeHttpActivitySink } from '../../src/sinks/httpActivitySink';
-import { type HttpDownstream, startHttpDownstream } from '../../sim/world/httpDownstream';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 
 let api: HttpDownstream;

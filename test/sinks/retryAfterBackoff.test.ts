@@ -1,9 +1,9 @@
 import { ConstantBackoff } from 'cockatiel';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { HttpStatusError } from '../../src/sinks/errors';
 import { attemptWithRetry, makeEventRetryPolicy } from '../../src/sinks/eventRetry';
 import { honourRetryAfter, retryAfterMsOf } from '../../src/sinks/retryAfterBackoff';
-import { HttpStatusError } from '../../src/sinks/errors';
 
 const throttled = (ms: number | undefined) => new HttpStatusError('slow down', 429, ms);
 const context = (error: Error, attempt = 1) => ({

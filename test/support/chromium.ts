@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-
 import { type BrowserContext, chromium } from 'playwright-core';
 import { inject } from 'vitest';
 

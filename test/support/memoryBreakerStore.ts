@@ -1,3 +1,5 @@
+import { assertAllowedTransition } from '../../src/breaker/allowedTransitions';
+import { type BreakerPolicy, failuresIn, tripCause, windowOf } from '../../src/breaker/breakerPolicy';
 import type {
   BreakerState,
   BreakerStateName,
@@ -5,8 +7,6 @@ import type {
   RecordResult,
   TripRecord,
 } from '../../src/breaker/breakerStore';
-import { assertAllowedTransition } from '../../src/breaker/allowedTransitions';
-import { type BreakerPolicy, failuresIn, tripCause, windowOf } from '../../src/breaker/breakerPolicy';
 import { type FailureSample, sampleOf } from '../../src/kernel/failureSample';
 
 export interface MemoryBreakerStore extends BreakerStore {

@@ -4,7 +4,6 @@
  * starts writing at once), records `count` failures one call at a time and prints a JSON summary.
  */
 import { createInterface } from 'node:readline';
-
 import { TableClient } from '@azure/data-tables';
 
 import type { BreakerPolicy } from '../../src/breaker/breakerPolicy';

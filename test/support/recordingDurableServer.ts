@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { durableClientData } from '../../sim/durable/durableClientData';
 
 export interface FakeInstance {

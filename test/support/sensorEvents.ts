@@ -1,6 +1,6 @@
+import { rpcTriggerMetadata, type WireOptions } from '../../sim/host/triggerWire';
 import type { ReceivedEvent } from '../../src/hub/receivedEvent';
 import type { SensorReading } from '../../src/hub/sensorReading';
-import { rpcTriggerMetadata, type WireOptions } from '../../sim/host/triggerWire';
 
 export function reading(overrides: Partial<SensorReading> = {}): SensorReading {
   return {

@@ -3,9 +3,9 @@ import { beforeAll, describe, it } from 'vitest';
 import { sinkContractChecks } from './sinkContractChecks';
 import type { SinkContractCheck, SinkContractSubject } from './sinkContractKit';
 
+export { sinkContractChecks } from './sinkContractChecks';
 export type { HeldReading, SinkContractSubject } from './sinkContractKit';
 export { isSinkContractViolation, SinkContractViolation } from './sinkContractKit';
-export { sinkContractChecks } from './sinkContractChecks';
 
 /** Creates the subject once per suite (start servers, open clients); may be async. */
 export type SinkContractSetup = () => SinkContractSubject | Promise<SinkContractSubject>;

@@ -1,10 +1,10 @@
 import { randomInt, randomUUID } from 'node:crypto';
 
+import type { ReceivedEvent } from '../../src/hub/receivedEvent';
+import type { SensorReading } from '../../src/hub/sensorReading';
 import type { ActivitySink, SinkWriteResult } from '../../src/sinks/activitySink';
 import { classifyError } from '../../src/sinks/classifyError';
 import { attemptWithRetry, makeEventRetryPolicy } from '../../src/sinks/eventRetry';
-import type { ReceivedEvent } from '../../src/hub/receivedEvent';
-import type { SensorReading } from '../../src/hub/sensorReading';
 
 /** Which event's reading the downstream holds for one sensor, as your test reads it back. */
 export interface HeldReading {

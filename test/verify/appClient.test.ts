@@ -1,9 +1,7 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
-
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
 import { BlobServiceClient } from '@azure/storage-blob';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { readCheckpointPositions } from '../../verify/accounting';
 import { makeAppClient } from '../../verify/appClient';

@@ -1,10 +1,9 @@
 import { PassThrough } from 'node:stream';
-
 import { describe, expect, it } from 'vitest';
 
 import { boundText } from '../../src/kernel/boundText';
 import type { AzdValues } from '../../verify/azure/azdEnvironment';
-import { AZURE_PUBLIC_CLOUD, appUrl, serviceUrl } from '../../verify/azure/azureCloud';
+import { appUrl, AZURE_PUBLIC_CLOUD, serviceUrl } from '../../verify/azure/azureCloud';
 import { validateAzdNames } from '../../verify/azure/azureNames';
 import { terminalConfirm } from '../../verify/confirm';
 

@@ -3,7 +3,6 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-
 import { describe, expect, it } from 'vitest';
 
 import { AZD_VALUES } from '../../verify/azure/azdEnvironment';

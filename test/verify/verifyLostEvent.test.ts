@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { homePrefix } from '../../verify/plan';
 import type { LocalTarget } from '../../verify/local/localTarget';
+import { homePrefix } from '../../verify/plan';
 import { runVerify, type VerifyResult } from '../../verify/runVerify';
 import type { VerifyTarget } from '../../verify/target';
 import { localTarget, recorder, shortRun } from './verifyFixture';

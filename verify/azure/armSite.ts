@@ -2,7 +2,7 @@ import { WebSiteManagementClient } from '@azure/arm-appservice';
 import type { TokenCredential } from '@azure/core-auth';
 
 import { boundText } from '../../src/kernel/boundText';
-import { type AzureCloud, appUrl } from './azureCloud';
+import { appUrl, type AzureCloud } from './azureCloud';
 import { AzureSetupError } from './azureSetupError';
 
 /** Each ARM call is bounded (the SDK's own retries included): a hanging ARM cannot hold the cleanup. */

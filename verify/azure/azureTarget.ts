@@ -1,14 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-
 import type { TokenCredential } from '@azure/core-auth';
 import { TableClient } from '@azure/data-tables';
 import { EventHubProducerClient } from '@azure/event-hubs';
 import { BlobServiceClient } from '@azure/storage-blob';
 
-import { CHECKPOINT_CONTAINER, checkpointPrefix } from '../../src/hub/checkpoints';
 import { GUARDED_FUNCTION_NAME } from '../../src/config/appConfig';
 import { settings } from '../../src/config/settings';
 import { readSwitch } from '../../src/control/switchReading';
+import { CHECKPOINT_CONTAINER, checkpointPrefix } from '../../src/hub/checkpoints';
 import { makeAppClient } from '../appClient';
 import type { VerifyTarget } from '../target';
 import { armSite } from './armSite';

@@ -1,7 +1,7 @@
 import type { TokenCredential } from '@azure/core-auth';
 
 import type { VerifyOptions } from '../args';
-import { runVerify, type RunDeps, type VerifyResult } from '../runVerify';
+import { type RunDeps, runVerify, type VerifyResult } from '../runVerify';
 import { readAzdEnvironment } from './azdEnvironment';
 import type { AzureCloud } from './azureCloud';
 import { validateAzdNames } from './azureNames';

@@ -2,9 +2,9 @@ import { TableClient } from '@azure/data-tables';
 import { EventHubProducerClient } from '@azure/event-hubs';
 import { BlobServiceClient } from '@azure/storage-blob';
 
+import { BreakwaterWorld, FUNCTION_KEY, FUNCTION_NAME } from '../../sim/world/breakwaterWorld';
 import { startServedHub } from '../../sim/world/servedHub';
 import { worldTriggerHost } from '../../sim/world/worldTriggerHost';
-import { BreakwaterWorld, FUNCTION_KEY, FUNCTION_NAME } from '../../sim/world/breakwaterWorld';
 import { tripIdOfLink } from '../mintApprovalLink';
 import type { VerifyTarget } from '../target';
 

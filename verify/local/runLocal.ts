@@ -3,7 +3,7 @@ import '../../sim/host/fakeFunctionsCore';
 
 import { startDemoServices } from '../../demo/services';
 import { callerHandlesSignals } from '../../sim/services/childProcesses';
-import { runVerify, type RunDeps, type RunSettings, type VerifyResult } from '../runVerify';
+import { type RunDeps, type RunSettings, runVerify, type VerifyResult } from '../runVerify';
 import { createLocalTarget } from './localTarget';
 
 /**

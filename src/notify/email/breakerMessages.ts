@@ -1,12 +1,12 @@
 import type { TripRecord } from '../../breaker/breakerStore';
-import type { EmailMessage } from './emailSender';
+import type { BreakerNotice, NoticeFacts } from '../breakerNotice';
 import { closed } from '../messages/closed';
+import { enableFailedMessage } from '../messages/enableFailedMessage';
 import { withEnvironmentTag } from '../messages/formatting';
 import { reminder } from '../messages/reminder';
 import { resumed } from '../messages/resumed';
 import { tripNotice } from '../messages/tripNotice';
-import type { BreakerNotice, NoticeFacts } from '../breakerNotice';
-import { enableFailedMessage } from '../messages/enableFailedMessage';
+import type { EmailMessage } from './emailSender';
 
 /** Renders a notice as an email. */
 export type BreakerMessageBuilder = (notice: BreakerNotice, facts: NoticeFacts) => EmailMessage;

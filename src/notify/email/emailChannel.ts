@@ -1,7 +1,7 @@
-import { EmailError } from './errors';
-import type { EmailMessage, EmailSender } from './emailSender';
 import { NOTICE_CHANNEL_TRAITS, type NoticeChannel, type NoticeOutcome } from '../noticeChannel';
 import { reviveStoredEmail, type StoredEmail } from '../storedNotices';
+import type { EmailMessage, EmailSender } from './emailSender';
+import { EmailError } from './errors';
 
 /**
  * The email: awaited before the approval wait, since it carries the approval link. A provider's

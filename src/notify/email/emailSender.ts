@@ -1,5 +1,5 @@
-import { EmailConfigError } from './errors';
 import type { NoticeIdentity } from '../noticeLedger';
+import { EmailConfigError } from './errors';
 
 export interface EmailMessage {
   readonly to: readonly string[];

@@ -1,5 +1,5 @@
-import type { FailureSample } from '../../kernel/failureSample';
 import type { TriggerSwitchOutcome } from '../../control/triggerSwitchOutcome';
+import type { FailureSample } from '../../kernel/failureSample';
 import { redactSecrets } from '../../kernel/redactSecrets';
 
 /** Subjects stay short: the product tag, what happened, and a trip id short enough to scan. */

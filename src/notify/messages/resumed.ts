@@ -1,7 +1,7 @@
 import type { TriggerSwitchOutcome } from '../../control/triggerSwitchOutcome';
+import { formatDuration, formatTime } from '../../web/formatting';
 import type { EmailMessage } from '../email/emailSender';
 import { describeSwitchOutcome, shortTripId, SUBJECT_TAG } from './formatting';
-import { formatDuration, formatTime } from '../../web/formatting';
 import { renderMessage } from './renderMessage';
 
 export interface ResumedInput {

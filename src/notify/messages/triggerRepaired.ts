@@ -1,6 +1,6 @@
+import { formatTime } from '../../web/formatting';
 import type { EmailMessage } from '../email/emailSender';
 import { shortTripId, SUBJECT_TAG } from './formatting';
-import { formatTime } from '../../web/formatting';
 import { renderMessage } from './renderMessage';
 
 export interface TriggerRepairedInput {

@@ -1,11 +1,11 @@
+import type { TripRecord } from '../../breaker/breakerStore';
 import type { TriggerSwitchOutcome } from '../../control/triggerSwitchOutcome';
 import { describeBacklog } from '../../hub/describeBacklog';
 import type { HeldBacklog } from '../../hub/heldBacklog';
-import type { TripRecord } from '../../breaker/breakerStore';
 import { describeDownstream } from '../../sinks/describeDownstream';
+import { formatTime } from '../../web/formatting';
 import type { EmailMessage } from '../email/emailSender';
 import { describeSwitchOutcome, formatSamples, shortTripId, SUBJECT_TAG } from './formatting';
-import { formatTime } from '../../web/formatting';
 import type { Block } from './messageDocument';
 import { renderMessage } from './renderMessage';
 

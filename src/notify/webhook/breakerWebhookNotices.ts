@@ -1,7 +1,7 @@
 import type { TriggerSwitchOutcome } from '../../control/triggerSwitchOutcome';
 import { formatTime } from '../../web/formatting';
-import { plainOutsideText, type WebhookNotice } from './webhookNotice';
 import type { BreakerNotice, NoticeFacts } from '../breakerNotice';
+import { plainOutsideText, type WebhookNotice } from './webhookNotice';
 
 const TRIGGER_FACT: Record<TriggerSwitchOutcome['kind'], string> = {
   switched: 'disabled',

@@ -1,7 +1,7 @@
 import { NOTICE_CHANNEL_TRAITS, type NoticeChannel, type NoticeOutcome } from '../noticeChannel';
 import { reviveStoredWebhook } from '../storedNotices';
-import type { WebhookNotice } from './webhookNotice';
 import { isWebhookRejectedError } from './errors';
+import type { WebhookNotice } from './webhookNotice';
 import type { WebhookSender } from './webhookSender';
 
 /**

@@ -1,11 +1,11 @@
-import type { WebhookFormat } from './webhookBodies';
 import type { Clock } from '../../kernel/clock';
+import { httpAttributes, recordHttpStatus, withDependencySpan } from '../../kernel/dependencySpan';
 import { readBoundedBody } from '../../sinks/boundedBody';
-import { webhookBody } from './webhookBodies';
 import { WebhookDeliveryError, WebhookRejectedError } from './errors';
+import type { WebhookFormat } from './webhookBodies';
+import { webhookBody } from './webhookBodies';
 import type { WebhookNotice } from './webhookNotice';
 import { signStandardWebhook, signWebhook, StandardWebhookHeader, WebhookHeader } from './webhookSignature';
-import { httpAttributes, recordHttpStatus, withDependencySpan } from '../../kernel/dependencySpan';
 
 /** Posts breaker notices to the configured webhook. */
 export interface WebhookSender {

@@ -1,10 +1,10 @@
 import { RestError } from '@azure/core-rest-pipeline';
 import { odata } from '@azure/data-tables';
 
-import type { BreakwaterWorld } from '../../../sim/world/breakwaterWorld';
-import { decodeTableKey } from '../../../src/sinks/tableKeys';
 import type { HubEvent } from '../../../sim/host/eventHubModel';
+import type { BreakwaterWorld } from '../../../sim/world/breakwaterWorld';
 import { keyOf } from '../../../sim/world/scenario';
+import { decodeTableKey } from '../../../src/sinks/tableKeys';
 
 interface Reading {
   readonly homeId: string;

@@ -1,8 +1,8 @@
-import type { BreakwaterWorld, SinkWrite } from '../../../sim/world/breakwaterWorld';
 import type { HubEvent } from '../../../sim/host/eventHubModel';
-import { convergenceViolations } from './convergence';
-import { keyOf, type ScenarioReport } from '../../../sim/world/scenario';
+import type { BreakwaterWorld, SinkWrite } from '../../../sim/world/breakwaterWorld';
 import { orderingOf, supersededInItsBatch } from '../../../sim/world/orderingInWorld';
+import { keyOf, type ScenarioReport } from '../../../sim/world/scenario';
+import { convergenceViolations } from './convergence';
 import { emailsPerTrip } from './tripEmails';
 
 /**

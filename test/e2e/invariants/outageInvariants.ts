@@ -1,6 +1,6 @@
 import type { BreakwaterWorld } from '../../../sim/world/breakwaterWorld';
-import { keyOf, type ScenarioReport } from '../../../sim/world/scenario';
 import { orderingOf } from '../../../sim/world/orderingInWorld';
+import { keyOf, type ScenarioReport } from '../../../sim/world/scenario';
 
 /** What a schedule did to the downstream and the partitions (the property test states it per schedule). */
 export interface ScheduleFacts {

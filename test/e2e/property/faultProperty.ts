@@ -1,12 +1,14 @@
-import { deployedRetentionMs } from '../../../sim/host/hubRetention';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 
+import { deployedRetentionMs } from '../../../sim/host/hubRetention';
+import { orderingOf, useOrdering } from '../../../sim/world/orderingInWorld';
+import { runScenario, type ScenarioPlan, type ScenarioReport } from '../../../sim/world/scenario';
+import type { ServedHub } from '../../../sim/world/servedHub';
+import type { OrderingMode } from '../../../src/processing/ordering';
 import { invariantViolations } from '../invariants/invariants';
-import { applyOperatorFaults, operatorFaultsArbitrary } from './operatorFaults';
 import { outageViolations, type ScheduleFacts } from '../invariants/outageInvariants';
 import type { RedisWorld } from '../worlds/redisWorld';
-import { runScenario, type ScenarioPlan, type ScenarioReport } from '../../../sim/world/scenario';
 import {
   arrangeDuplicateStarts,
   arrangeTiming,
@@ -15,9 +17,7 @@ import {
   lastHostFault,
   type TimingCounts,
 } from './hostFaults';
-import type { OrderingMode } from '../../../src/processing/ordering';
-import type { ServedHub } from '../../../sim/world/servedHub';
-import { orderingOf, useOrdering } from '../../../sim/world/orderingInWorld';
+import { applyOperatorFaults, operatorFaultsArbitrary } from './operatorFaults';
 
 /**
  * The hub's retention in the property's world (simulated seconds): short enough that a schedule can

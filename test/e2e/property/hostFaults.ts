@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 
-import { WATCHDOG_GRACE_MS } from '../../../src/composition/orchestrationRuntime';
-import type { BreakwaterWorld } from '../../../sim/world/breakwaterWorld';
 import { START_CONFLICTS, type StartConflict } from '../../../sim/durable/durableBackend';
-import type { HostFaults } from '../../../sim/world/scenarioFaults';
-import { seededRandom } from '../../../sim/host/hostConfig';
 import { HistoryEventType } from '../../../sim/durable/replay';
+import { seededRandom } from '../../../sim/host/hostConfig';
+import type { BreakwaterWorld } from '../../../sim/world/breakwaterWorld';
+import type { HostFaults } from '../../../sim/world/scenarioFaults';
+import { WATCHDOG_GRACE_MS } from '../../../src/composition/orchestrationRuntime';
 
 /** Host faults a property schedule draws (the 5.x extension is never drawn: it is known to lose). */
 export interface DrawnHostFaults extends Omit<HostFaults, 'crashes'> {

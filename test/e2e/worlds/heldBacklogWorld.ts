@@ -1,13 +1,13 @@
 import { BlobServiceClient } from '@azure/storage-blob';
 
+import { type EventHubsPeer, startEventHubsPeer } from '../../../sim/eventHubsPeer/eventHubsPeer';
+import { EventHubModel } from '../../../sim/host/eventHubModel';
+import { hostCheckpointWriter } from '../../../sim/host/hostCheckpoints';
+import { TriggerHostModel } from '../../../sim/host/triggerHostModel';
+import { BreakwaterWorld, FUNCTION_NAME } from '../../../sim/world/breakwaterWorld';
 import { readCheckpointBlob } from '../../../src/hub/checkpointMove';
 import { CHECKPOINT_CONTAINER, checkpointPrefix } from '../../../src/hub/checkpoints';
-import { type EventHubsPeer, startEventHubsPeer } from '../../../sim/eventHubsPeer/eventHubsPeer';
-import { hostCheckpointWriter } from '../../../sim/host/hostCheckpoints';
 import { jsonBody, reading } from '../../support/sensorEvents';
-import { BreakwaterWorld, FUNCTION_NAME } from '../../../sim/world/breakwaterWorld';
-import { EventHubModel } from '../../../sim/host/eventHubModel';
-import { TriggerHostModel } from '../../../sim/host/triggerHostModel';
 
 export const HELD_ENVIRONMENT = 'staging-eu';
 export const RETENTION_HOURS = 24;
