@@ -2,6 +2,7 @@ import type { SavedEvents } from '../deadLetters/savedEvents';
 import type { ReceivedEvent } from '../hub/receivedEvent';
 import type { Logger } from '../kernel/logger';
 import type { BatchProcessor } from './batchProcessor';
+import type { SavedFirst } from './processHandler';
 
 export interface DrainResult {
   /** Saved events that reached the sink (or the dead-letter store, as any event can) and were removed. */
@@ -92,7 +93,7 @@ export function makeSavedFirst(
   processBatch: BatchProcessor,
   now: () => number,
   ttlMs = 60_000,
-) {
+): SavedFirst {
   const noneSince = new Map<string, number>();
   return async (
     partitionId: string,
@@ -120,5 +121,3 @@ export function makeSavedFirst(
     return Math.max(last, result.through[partitionId] ?? last);
   };
 }
-
-export type SavedFirst = ReturnType<typeof makeSavedFirst>;

@@ -2,8 +2,18 @@ import type { EventHubHandler, InvocationContext } from '@azure/functions';
 
 import type { BreakerTrippedHandler } from '../breaker/breakerGate';
 import { readTriggerBatch } from '../hub/readTriggerBatch';
+import type { Logger } from '../kernel/logger';
 import type { BatchProcessor } from './batchProcessor';
-import type { SavedFirst } from './drainSaved';
+
+/**
+ * Drains what the retention guard saved for a partition before its batch runs (G7): resolves to the
+ * last saved sequence number drained (undefined: none saved); throws like a held batch when the saved
+ * events cannot reach the sink yet. The retention folder implements it (`makeSavedFirst`).
+ */
+export type SavedFirst = (
+  partitionId: string,
+  run: { readonly rerun: number; readonly invocationId: string; readonly logger: Logger },
+) => Promise<number | undefined>;
 
 export interface ProcessHandlerDeps {
   readonly processBatch: BatchProcessor;
