@@ -14,6 +14,7 @@ export const srcLayers = [
   'operator',
   'faults',
   'approval',
+  'watchdog',
   'orchestration',
   'notify',
   'processing',

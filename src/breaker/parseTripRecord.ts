@@ -25,7 +25,7 @@ const optional = {
   approvedBy: z.string(),
   resumedAt: timestamp,
   closedAt: timestamp,
-  // The watchdog's latest downstream probe while OPEN (orchestration/probeWhileOpen.ts); a bad one is dropped.
+  // The watchdog's latest downstream probe while OPEN (watchdog/probeWhileOpen.ts); a bad one is dropped.
   probe: z.object({
     at: timestamp,
     ok: z.boolean(),

@@ -9,13 +9,13 @@ import { makeStoreBreakerGate } from '../../src/breaker/storeBreakerGate';
 import { type StartedTelemetry, startTelemetry } from '../../src/composition/telemetrySetup';
 import { eventAttribute } from '../../src/kernel/appEvent';
 import { telemetry } from '../../src/kernel/telemetryNames';
-import { emitHeartbeat } from '../../src/orchestration/heartbeat';
 import {
   type BatchContext,
   makeBatchProcessor,
   withHeldBatchTelemetry,
 } from '../../src/processing/batchProcessor';
 import { makeHttpActivitySink } from '../../src/sinks/httpActivitySink';
+import { emitHeartbeat } from '../../src/watchdog/heartbeat';
 import { T0 } from '../breaker/breakerStoreFixture';
 import { breakerStores } from '../processing/sharedBreakerFixture';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';

@@ -5,11 +5,11 @@ import { type DurableClientServer, startDurableClientServer } from '../../sim/du
 import type { BreakerGate } from '../../src/breaker/breakerGate';
 import { makeOnTripped } from '../../src/orchestration/onTripped';
 import { BREAKER_ORCHESTRATOR, breakerInstanceId } from '../../src/orchestration/orchestrationIds';
-import { runWatchdog } from '../../src/orchestration/runWatchdog';
 import { startBreakerOrchestration } from '../../src/orchestration/startBreakerOrchestration';
-import { makeWatchdogHandler } from '../../src/orchestration/watchdogHandler';
 import { makeBatchProcessor } from '../../src/processing/batchProcessor';
 import { TransientSinkError } from '../../src/sinks/errors';
+import { runWatchdog } from '../../src/watchdog/runWatchdog';
+import { makeWatchdogHandler } from '../../src/watchdog/watchdogHandler';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
 import { FN, newEpisode, registerBreaker, T0 } from './breakerFixture';
 

@@ -2,7 +2,7 @@ import * as df from 'durable-functions';
 import { afterAll, beforeAll } from 'vitest';
 
 import { type DurableClientServer, startDurableClientServer } from '../../sim/durable/durableClientServer';
-import { registerBreaker } from './breakerFixture';
+import { registerBreaker } from '../orchestration/breakerFixture';
 
 /** The breaker registered and a durable client server for the file: started before, closed after. */
 export function useBreakerServer() {

@@ -5,9 +5,9 @@ import { type ArmServer, startArmServer, staticTokenCredential } from '../../sim
 import { type DurableClientServer, startDurableClientServer } from '../../sim/durable/durableClientServer';
 import { makeSelfSignedCert } from '../../sim/net/selfSignedCert';
 import { makeArmTriggerSwitch } from '../../src/control/armTriggerSwitch';
-import { runWatchdog, type WatchdogDeps } from '../../src/orchestration/runWatchdog';
+import { runWatchdog, type WatchdogDeps } from '../../src/watchdog/runWatchdog';
+import { FN, freshStore, MINUTE, newEpisode, registerBreaker, T0 } from '../orchestration/breakerFixture';
 import { recordingEmailSender } from '../support/recordingEmailSender';
-import { FN, freshStore, MINUTE, newEpisode, registerBreaker, T0 } from './breakerFixture';
 import { recordingLogger } from './watchdogFixture';
 
 // The host disables a function when AzureWebJobs.<fn>.Disabled OR AzureWebJobs_<fn>_Disabled is

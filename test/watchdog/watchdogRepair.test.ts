@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { runWatchdog, type WatchdogDeps } from '../../src/orchestration/runWatchdog';
+import { runWatchdog, type WatchdogDeps } from '../../src/watchdog/runWatchdog';
+import { FN, MINUTE, newEpisode, T0 } from '../orchestration/breakerFixture';
 import { recordingEmailSender } from '../support/recordingEmailSender';
 import { scriptedTriggerSwitch } from '../support/scriptedTriggerSwitch';
-import { FN, MINUTE, newEpisode, T0 } from './breakerFixture';
 import { recordingLogger, useBreakerServer } from './watchdogFixture';
 
 // CLOSED with the trigger disabled is a state nothing else leaves: the approval link says "already

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { probeWhileOpen } from '../../src/orchestration/probeWhileOpen';
 import { describeDownstream } from '../../src/sinks/describeDownstream';
 import { TransientSinkError } from '../../src/sinks/errors';
+import { probeWhileOpen } from '../../src/watchdog/probeWhileOpen';
 import { memoryBreakerStore } from '../support/memoryBreakerStore';
 
 const T0 = Date.parse('2026-03-01T02:58:00Z');

@@ -4,13 +4,13 @@ import type { BreakerStore } from '../breaker/breakerStore';
 import type { MaintenanceRecord } from '../control/maintenance';
 import type { Clock } from '../kernel/clock';
 import type { Logger } from '../kernel/logger';
+import { holdForMaintenance, readMaintenance } from '../orchestration/holdForMaintenance';
+import { findInstance, isLive } from '../orchestration/instanceStatus';
+import { breakerInstanceId } from '../orchestration/orchestrationIds';
+import { startBreakerOrchestration, type StartResult } from '../orchestration/startBreakerOrchestration';
 import type { RetentionGuardDeps } from '../processing/retentionGuard';
 import type { ActivitySink } from '../sinks/activitySink';
-import { holdForMaintenance, readMaintenance } from './holdForMaintenance';
-import { findInstance, isLive } from './instanceStatus';
-import { breakerInstanceId } from './orchestrationIds';
 import { repairTrigger, type TriggerRepairDeps } from './repairTrigger';
-import { startBreakerOrchestration, type StartResult } from './startBreakerOrchestration';
 
 export interface WatchdogDeps {
   readonly store: BreakerStore;
