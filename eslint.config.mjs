@@ -17,6 +17,7 @@ export const srcLayers = [
   'watchdog',
   'orchestration',
   'notify',
+  'retention',
   'processing',
   'deadLetters',
   'breaker',

@@ -1,7 +1,7 @@
 import { BlobServiceClient, type ContainerClient } from '@azure/storage-blob';
 
-import { readCheckpointBlob } from '../../src/hub/checkpointMove';
 import { CHECKPOINT_CONTAINER, checkpointPrefix } from '../../src/hub/checkpoints';
+import { readCheckpointBlob } from '../../src/retention/checkpointMove';
 import { type EventHubsPeer, startEventHubsPeer } from '../eventHubsPeer/eventHubsPeer';
 import type { PartitionStore } from '../eventHubsPeer/partitionStore';
 import { EventHubModel } from '../host/eventHubModel';

@@ -5,7 +5,7 @@ import { CHECKPOINT_CONTAINER, checkpointPrefix, readCheckpoints } from '../hub/
 import { type HeldBacklog, readHeldBacklog } from '../hub/heldBacklog';
 import { type HubEventReader, makeHubEventReader } from '../hub/hubEventReader';
 import { type HubReader, makeEventHubReader } from '../hub/hubReader';
-import { saveMarginMs } from '../processing/retentionGuard';
+import { saveMarginMs } from '../retention/retentionGuard';
 import { namespaceOf } from './eventHubNamespace';
 import { lazyCredential } from './notifyAndControl';
 import type { Runtime } from './runtime';

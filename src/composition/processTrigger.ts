@@ -1,5 +1,5 @@
 import { makeOnTripped } from '../orchestration/onTripped';
-import { makeSavedFirst } from '../processing/drainSaved';
+import { makeSavedFirst } from '../retention/drainSaved';
 import type { ProcessTrigger } from './registerProcessSensorEvents';
 import { savedEventsFor } from './retentionRuntime';
 import type { Runtime } from './runtime';

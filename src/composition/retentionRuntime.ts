@@ -1,8 +1,8 @@
 import { blobPartitionLease } from '../deadLetters/partitionLease';
-import { makeSavedEvents, SAVED_PREFIX, type SavedEvents } from '../deadLetters/savedEvents';
 import type { Logger } from '../kernel/logger';
-import { drainSavedEvents } from '../processing/drainSaved';
-import { type RetentionGuardDeps, saveMarginMs } from '../processing/retentionGuard';
+import { drainSavedEvents } from '../retention/drainSaved';
+import { type RetentionGuardDeps, saveMarginMs } from '../retention/retentionGuard';
+import { makeSavedEvents, SAVED_PREFIX, type SavedEvents } from '../retention/savedEvents';
 import { hubPartsFor } from './backlogRuntime';
 import type { Runtime } from './runtime';
 

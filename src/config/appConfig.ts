@@ -28,7 +28,7 @@ export interface EventHubConfig {
   readonly retentionGuard: boolean;
   /**
    * Save the waiting events once the oldest is this close to the retention (RETENTION_SAVE_MARGIN_MINUTES);
-   * undefined: a seventh of the retention (`saveMarginMs` in processing/retentionGuard.ts).
+   * undefined: a seventh of the retention (`saveMarginMs` in retention/retentionGuard.ts).
    */
   readonly retentionSaveMarginMinutes: number | undefined;
   /** The heartbeat reports consumer lag and stalled partitions (HEARTBEAT_READS_BACKLOG). */

@@ -15,11 +15,5 @@ export class FutureReadingError extends Error {
   override readonly name = 'FutureReadingError';
 }
 
-/** The checkpoint moved under us (the host or another instance wrote it): re-read, never overwrite. */
-export class CheckpointMovedError extends Error {
-  readonly code = 'CHECKPOINT_MOVED';
-  override readonly name = 'CheckpointMovedError';
-}
-
 export const isPoisonEventError = (e: unknown): e is PoisonEventError => e instanceof PoisonEventError;
 export const isFutureReadingError = (e: unknown): e is FutureReadingError => e instanceof FutureReadingError;

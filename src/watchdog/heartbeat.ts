@@ -5,7 +5,7 @@ import type { ConsumerProgress } from '../hub/consumerProgress';
 import { emitEvent } from '../kernel/appEvent';
 import type { Clock } from '../kernel/clock';
 import type { Logger } from '../kernel/logger';
-import type { RetentionFigures } from '../processing/retentionFigures';
+import type { RetentionFigures } from '../retention/retentionFigures';
 
 export interface HeartbeatDeps {
   readonly store: Pick<BreakerStore, 'getState'>;

@@ -8,7 +8,7 @@ import { holdForMaintenance, readMaintenance } from '../orchestration/holdForMai
 import { findInstance, isLive } from '../orchestration/instanceStatus';
 import { breakerInstanceId } from '../orchestration/orchestrationIds';
 import { startBreakerOrchestration, type StartResult } from '../orchestration/startBreakerOrchestration';
-import type { RetentionGuardDeps } from '../processing/retentionGuard';
+import type { RetentionGuardDeps } from '../retention/retentionGuard';
 import type { ActivitySink } from '../sinks/activitySink';
 import { repairTrigger, type TriggerRepairDeps } from './repairTrigger';
 

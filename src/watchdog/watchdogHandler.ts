@@ -2,8 +2,8 @@ import type { InvocationContext, Timer } from '@azure/functions';
 import * as df from 'durable-functions';
 
 import { ensureError } from '../kernel/ensureError';
-import { type RetentionFigures, retentionFigures } from '../processing/retentionFigures';
-import { runRetentionGuard } from '../processing/retentionGuard';
+import { type RetentionFigures, retentionFigures } from '../retention/retentionFigures';
+import { runRetentionGuard } from '../retention/retentionGuard';
 import { describeDownstream } from '../sinks/describeDownstream';
 import { emitHeartbeat, type HeartbeatDeps } from './heartbeat';
 import { probeWhileOpen } from './probeWhileOpen';

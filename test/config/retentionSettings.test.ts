@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { loadConfig } from '../../src/config/loadConfig';
-import { saveMarginMs } from '../../src/processing/retentionGuard';
+import { saveMarginMs } from '../../src/retention/retentionGuard';
 import { minimal, problemsOf } from './configFixture';
 
 describe('the retention guard settings', () => {

@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { invokeRpc, type LogLine } from '../../sim/host/fakeFunctionsCore';
 import { FUNCTION_KEY } from '../../sim/world/breakwaterWorld';
-import { makeSavedEvents } from '../../src/deadLetters/savedEvents';
-import { readCheckpointBlob } from '../../src/hub/checkpointMove';
 import { CHECKPOINT_CONTAINER, checkpointPrefix } from '../../src/hub/checkpoints';
 import { parseTelemetryLine, telemetry } from '../../src/kernel/telemetryNames';
+import { readCheckpointBlob } from '../../src/retention/checkpointMove';
+import { makeSavedEvents } from '../../src/retention/savedEvents';
 import { jsonBody, reading } from '../support/sensorEvents';
 import { HeldBacklogWorld } from './worlds/heldBacklogWorld';
 

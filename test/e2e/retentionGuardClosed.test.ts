@@ -8,8 +8,8 @@ import { BlobServiceClient } from '@azure/storage-blob';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import { invokeRpc, type LogLine } from '../../sim/host/fakeFunctionsCore';
-import { makeSavedEvents } from '../../src/deadLetters/savedEvents';
 import { parseTelemetryLine, telemetry } from '../../src/kernel/telemetryNames';
+import { makeSavedEvents } from '../../src/retention/savedEvents';
 import { jsonBody, reading } from '../support/sensorEvents';
 import { HeldBacklogWorld } from './worlds/heldBacklogWorld';
 

@@ -5,11 +5,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { BreakerGate } from '../../src/breaker/breakerGate';
 import { makeBlobQueueDeadLetterStore } from '../../src/deadLetters/blobQueueDeadLetterStore';
-import { makeSavedEvents, savedBlobName } from '../../src/deadLetters/savedEvents';
 import type { SensorReading } from '../../src/hub/sensorReading';
 import type { FailureSample } from '../../src/kernel/failureSample';
 import { type BatchContext, makeBatchProcessor } from '../../src/processing/batchProcessor';
-import { drainSavedEvents } from '../../src/processing/drainSaved';
+import { drainSavedEvents } from '../../src/retention/drainSaved';
+import { makeSavedEvents, savedBlobName } from '../../src/retention/savedEvents';
 import type { ActivitySink } from '../../src/sinks/activitySink';
 import { testAppEnv } from '../support/appEnv';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';

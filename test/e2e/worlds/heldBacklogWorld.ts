@@ -5,8 +5,8 @@ import { EventHubModel } from '../../../sim/host/eventHubModel';
 import { hostCheckpointWriter } from '../../../sim/host/hostCheckpoints';
 import { TriggerHostModel } from '../../../sim/host/triggerHostModel';
 import { BreakwaterWorld, FUNCTION_NAME } from '../../../sim/world/breakwaterWorld';
-import { readCheckpointBlob } from '../../../src/hub/checkpointMove';
 import { CHECKPOINT_CONTAINER, checkpointPrefix } from '../../../src/hub/checkpoints';
+import { readCheckpointBlob } from '../../../src/retention/checkpointMove';
 import { jsonBody, reading } from '../../support/sensorEvents';
 
 export const HELD_ENVIRONMENT = 'staging-eu';

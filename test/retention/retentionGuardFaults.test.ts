@@ -13,13 +13,13 @@ import { EventHubModel } from '../../sim/host/eventHubModel';
 import { hostCheckpointWriter } from '../../sim/host/hostCheckpoints';
 import { endpointPort, type FaultProxy, startFaultProxy, withEndpointPort } from '../../sim/net/faultProxy';
 import { blobPartitionLease } from '../../src/deadLetters/partitionLease';
-import { makeSavedEvents, type SavedEvents } from '../../src/deadLetters/savedEvents';
-import { readCheckpointBlob } from '../../src/hub/checkpointMove';
 import { checkpointPrefix } from '../../src/hub/checkpoints';
 import { makeHubEventReader } from '../../src/hub/hubEventReader';
 import { makeEventHubReader } from '../../src/hub/hubReader';
 import { parseTelemetryLine, telemetry } from '../../src/kernel/telemetryNames';
-import { type RetentionGuardDeps, runRetentionGuard } from '../../src/processing/retentionGuard';
+import { readCheckpointBlob } from '../../src/retention/checkpointMove';
+import { type RetentionGuardDeps, runRetentionGuard } from '../../src/retention/retentionGuard';
+import { makeSavedEvents, type SavedEvents } from '../../src/retention/savedEvents';
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 0, 1);

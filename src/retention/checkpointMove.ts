@@ -1,6 +1,6 @@
 import type { ContainerClient } from '@azure/storage-blob';
 
-import type { Checkpoint } from './checkpoints';
+import type { Checkpoint } from '../hub/checkpoints';
 import { CheckpointMovedError } from './errors';
 
 /** One partition's checkpoint blob as read, with the ETag a move must match. */

@@ -1,8 +1,8 @@
-import type { SavedEvents } from '../deadLetters/savedEvents';
 import type { ReceivedEvent } from '../hub/receivedEvent';
 import type { Logger } from '../kernel/logger';
-import type { BatchProcessor } from './batchProcessor';
-import type { SavedFirst } from './processHandler';
+import type { BatchProcessor } from '../processing/batchProcessor';
+import type { SavedFirst } from '../processing/processHandler';
+import type { SavedEvents } from './savedEvents';
 
 export interface DrainResult {
   /** Saved events that reached the sink (or the dead-letter store, as any event can) and were removed. */

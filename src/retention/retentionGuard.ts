@@ -1,9 +1,6 @@
 import type { ContainerClient } from '@azure/storage-blob';
 
 import type { AcquirePartitionLease } from '../deadLetters/partitionLease';
-import type { SavedEvents } from '../deadLetters/savedEvents';
-import { moveCheckpoint, readCheckpointBlob } from '../hub/checkpointMove';
-import { CheckpointMovedError } from '../hub/errors';
 import { heldInPartition } from '../hub/heldBacklog';
 import type { HubEventReader } from '../hub/hubEventReader';
 import type { HubReader } from '../hub/hubReader';
@@ -13,6 +10,9 @@ import { errorMessage } from '../kernel/ensureError';
 import type { Logger } from '../kernel/logger';
 import { redactSecrets } from '../kernel/redactSecrets';
 import { telemetryLine } from '../kernel/telemetryNames';
+import { moveCheckpoint, readCheckpointBlob } from './checkpointMove';
+import { CheckpointMovedError } from './errors';
+import type { SavedEvents } from './savedEvents';
 
 export interface RetentionGuardConfig {
   /** How long the hub keeps an event (EVENTHUB_RETENTION_HOURS). */
