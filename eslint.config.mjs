@@ -23,6 +23,7 @@ export const srcLayers = [
   'breaker',
   'sinks',
   'hub',
+  'maintenance',
   'control',
   'storage',
   'web',

@@ -1,5 +1,5 @@
-import { blobMaintenanceRecord } from '../control/blobMaintenanceRecord';
-import type { MaintenanceRecord } from '../control/maintenance';
+import { blobMaintenanceRecord } from '../maintenance/blobMaintenanceRecord';
+import type { MaintenanceRecord } from '../maintenance/maintenance';
 import type { Runtime } from './runtime';
 
 /** The maintenance record of the guarded function, in the app's own storage account (one per process). */

@@ -1,8 +1,8 @@
 import type { HttpHandler, HttpRequest, HttpResponseInit, InvocationContext } from '@azure/functions';
 
 import { signedInForApi } from '../approval/signedInApprover';
-import type { Maintenance } from '../control/maintenance';
 import { ensureError } from '../kernel/ensureError';
+import type { Maintenance } from '../maintenance/maintenance';
 import { badRequest, json } from '../web/jsonResponse';
 import { maintenanceAnswerPage } from './maintenancePanel';
 import type { OperatorDeps } from './operatorDeps';

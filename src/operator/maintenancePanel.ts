@@ -1,6 +1,6 @@
 import type { HttpResponseInit } from '@azure/functions';
 
-import type { Maintenance } from '../control/maintenance';
+import type { Maintenance } from '../maintenance/maintenance';
 import { formatDuration, formatTime } from '../web/formatting';
 import { html, type SafeHtml } from '../web/html';
 import { htmlPage } from '../web/pageResponse';

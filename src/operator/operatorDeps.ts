@@ -1,10 +1,10 @@
 import type { BreakerStore } from '../breaker/breakerStore';
 import type { StoreHealth } from '../breaker/storeHealth';
-import type { MaintenanceRecord } from '../control/maintenance';
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import type { FaultSwitchDeps } from '../faults/faultHandler';
 import type { HeldBacklog } from '../hub/heldBacklog';
 import type { Clock } from '../kernel/clock';
+import type { MaintenanceRecord } from '../maintenance/maintenance';
 import type { OrchestrationControlFactory } from '../orchestration/orchestrationControl';
 import type { ProgressSnapshot } from '../processing/partitionProgress';
 

@@ -8,10 +8,10 @@ import {
   type TripRecord,
   type WindowBucket,
 } from '../breaker/breakerStore';
-import type { Maintenance } from '../control/maintenance';
 import { isTriggerDisabled } from '../control/triggerSwitch';
 import type { HeldBacklog } from '../hub/heldBacklog';
 import { ensureError } from '../kernel/ensureError';
+import type { Maintenance } from '../maintenance/maintenance';
 import type { OrchestrationView } from '../orchestration/orchestrationControl';
 import type { ProgressSnapshot } from '../processing/partitionProgress';
 import type { OperatorDeps, SavedEventsView } from './operatorDeps';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { MAINTENANCE_BY_MAX, MAINTENANCE_REASON_MAX } from '../control/maintenance';
+import { MAINTENANCE_BY_MAX, MAINTENANCE_REASON_MAX } from '../maintenance/maintenance';
 
 const text = (max: number) =>
   z

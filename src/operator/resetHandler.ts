@@ -2,8 +2,8 @@ import type { HttpHandler, HttpResponseInit, InvocationContext } from '@azure/fu
 
 import { signedInForApi } from '../approval/signedInApprover';
 import type { BreakerState } from '../breaker/breakerStore';
-import { describeMaintenance } from '../control/maintenance';
 import { ensureError } from '../kernel/ensureError';
+import { describeMaintenance } from '../maintenance/maintenance';
 import { APPROVABLE_PHASES } from '../orchestration/breakerStatus';
 import { json, readJsonBody } from '../web/jsonResponse';
 import type { OperatorDeps } from './operatorDeps';

@@ -5,7 +5,6 @@ import {
   type BreakerStore,
   type TripRecord,
 } from '../breaker/breakerStore';
-import { describeMaintenance, HELD_BY_MAINTENANCE, type MaintenanceRecord } from '../control/maintenance';
 import { parseSwitchOutcome } from '../control/parseSwitchOutcome';
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import { setDisabledWithOutcome, type TriggerSwitchOutcome } from '../control/triggerSwitchOutcome';
@@ -13,6 +12,7 @@ import type { HeldBacklog } from '../hub/heldBacklog';
 import type { Clock } from '../kernel/clock';
 import { ensureError } from '../kernel/ensureError';
 import type { Logger } from '../kernel/logger';
+import { describeMaintenance, HELD_BY_MAINTENANCE, type MaintenanceRecord } from '../maintenance/maintenance';
 import type { BreakerChannel } from '../notify/breakerChannel';
 import type { BreakerNotice, NoticeFacts } from '../notify/breakerNotice';
 import type { NoticeOutcome } from '../notify/noticeChannel';

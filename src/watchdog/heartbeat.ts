@@ -1,10 +1,10 @@
 import type { BreakerStore } from '../breaker/breakerStore';
-import type { MaintenanceRecord } from '../control/maintenance';
 import { isTriggerDisabled, type TriggerSwitch } from '../control/triggerSwitch';
 import type { ConsumerProgress } from '../hub/consumerProgress';
 import { emitEvent } from '../kernel/appEvent';
 import type { Clock } from '../kernel/clock';
 import type { Logger } from '../kernel/logger';
+import type { MaintenanceRecord } from '../maintenance/maintenance';
 import type { RetentionFigures } from '../retention/retentionFigures';
 
 export interface HeartbeatDeps {

@@ -1,10 +1,10 @@
 import type { DurableClient } from 'durable-functions';
 
 import type { BreakerStore } from '../breaker/breakerStore';
-import type { MaintenanceRecord } from '../control/maintenance';
 import type { Clock } from '../kernel/clock';
 import type { Logger } from '../kernel/logger';
-import { holdForMaintenance, readMaintenance } from '../orchestration/holdForMaintenance';
+import { holdForMaintenance, readMaintenance } from '../maintenance/holdForMaintenance';
+import type { MaintenanceRecord } from '../maintenance/maintenance';
 import { findInstance, isLive } from '../orchestration/instanceStatus';
 import { breakerInstanceId } from '../orchestration/orchestrationIds';
 import { startBreakerOrchestration, type StartResult } from '../orchestration/startBreakerOrchestration';

@@ -1,7 +1,7 @@
-import type { MaintenanceRecord } from '../../src/control/maintenance';
 import { breakerFormReading } from '../../src/control/switchReading';
 import type { TriggerSwitch } from '../../src/control/triggerSwitch';
 import { silentLogger } from '../../src/kernel/logger';
+import type { MaintenanceRecord } from '../../src/maintenance/maintenance';
 import type { OperatorPolicy } from '../../src/operator/operatorDeps';
 import { registerOperator } from '../../src/operator/registerOperator';
 import { durableOrchestrationControl } from '../../src/orchestration/durableOrchestrationControl';

@@ -1,8 +1,8 @@
 import { BlobServiceClient } from '@azure/storage-blob';
 import { inject } from 'vitest';
 
-import { blobMaintenanceRecord } from '../../src/control/blobMaintenanceRecord';
-import type { MaintenanceRecord } from '../../src/control/maintenance';
+import { blobMaintenanceRecord } from '../../src/maintenance/blobMaintenanceRecord';
+import type { MaintenanceRecord } from '../../src/maintenance/maintenance';
 
 let counter = 0;
 

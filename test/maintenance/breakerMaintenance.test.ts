@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 
-import { HELD_BY_MAINTENANCE, type MaintenanceRecord } from '../../src/control/maintenance';
+import { HELD_BY_MAINTENANCE, type MaintenanceRecord } from '../../src/maintenance/maintenance';
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
 import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import { runWatchdog, type WatchdogDeps } from '../../src/watchdog/runWatchdog';
+import { FN, MINUTE, newEpisode, SETTINGS, T0, untilAwaitingApproval } from '../orchestration/breakerFixture';
 import { freshMaintenanceRecord } from '../support/maintenanceRecords';
 import { recordingEmailSender } from '../support/recordingEmailSender';
 import { scriptedTriggerSwitch } from '../support/scriptedTriggerSwitch';
 import { recordingLogger, useBreakerServer } from '../watchdog/watchdogFixture';
-import { FN, MINUTE, newEpisode, SETTINGS, T0, untilAwaitingApproval } from './breakerFixture';
 
 // Maintenance mode against the breaker: the watchdog leaves a trigger stopped on purpose alone, and a
 // real trip during maintenance still runs its whole episode, except that its approval does not switch

@@ -1,7 +1,7 @@
 import { BlobServiceClient } from '@azure/storage-blob';
 import { describe, expect, inject, it } from 'vitest';
 
-import { blobMaintenanceRecord } from '../../src/control/blobMaintenanceRecord';
+import { blobMaintenanceRecord } from '../../src/maintenance/blobMaintenanceRecord';
 
 const FN = 'ProcessSensorEvents';
 const T0 = Date.UTC(2026, 5, 1, 9, 0, 0);

@@ -1,7 +1,7 @@
-import type { Maintenance, MaintenanceRecord } from '../control/maintenance';
 import type { TriggerSwitch } from '../control/triggerSwitch';
 import { ensureError } from '../kernel/ensureError';
 import type { Logger } from '../kernel/logger';
+import type { Maintenance, MaintenanceRecord } from './maintenance';
 
 /** What the watchdog knows of maintenance this tick: in force, not, or unreadable. */
 export type MaintenanceReading =
