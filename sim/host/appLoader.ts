@@ -35,7 +35,6 @@ export function makeAppLoader(
     await import('../../src/functions/breakerWatchdog');
     await import('../../src/functions/approval');
     await import('../../src/functions/operatorApi');
-    await import('../../src/functions/breakerApproveInternal');
     return runtime;
   };
   return {

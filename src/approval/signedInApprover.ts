@@ -74,8 +74,7 @@ function clean(value: string | null): string {
 }
 
 /**
- * The same rule for the JSON routes that approve with a function key (the operator API's reset, the
- * internal approve route): with APPROVAL_REQUIRE_SIGNED_IN the key alone is not enough, because anyone
+ * The same rule for the JSON route that approves with a function key (the operator API's reset): with APPROVAL_REQUIRE_SIGNED_IN the key alone is not enough, because anyone
  * holding it could approve under any typed name. Returns the principal to record, or the answer to send.
  */
 export function signedInForApi(

@@ -1,8 +1,8 @@
 /**
  * APPROVAL_REQUIRE_SIGNED_IN on every path that approves, wired from settings as in Azure: the operator
- * API's reset (an approval while the orchestration waits, the break-glass close otherwise) and the
- * internal approve route take the function key AND a listed signed-in principal; the key alone, or a
- * principal not in APPROVERS, changes nothing.
+ * API's reset (an approval while the orchestration waits, the break-glass close otherwise) takes the
+ * function key AND a listed signed-in principal; the key alone, or a principal not in APPROVERS,
+ * changes nothing. The approval page checks the same list; there is no other door.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
@@ -44,13 +44,12 @@ async function post(path: string, body: unknown, headers: Record<string, string>
 const status = () => parseBreakerStatus(world.durable.hosts.get(breakerInstanceId(tripId))?.customStatus);
 const phase = () => Promise.resolve(status()?.phase);
 
-describe('APPROVAL_REQUIRE_SIGNED_IN on the operator API and the internal route', () => {
-  it('the function key alone approves nothing: reset, forced reset and internal approve answer 401', async () => {
+describe('APPROVAL_REQUIRE_SIGNED_IN on the operator API', () => {
+  it('the function key alone approves nothing: reset and forced reset answer 401', async () => {
     expect(await phase()).toBe('awaiting-approval');
     const attempts = [
       await post('breaker/reset', { by: 'oncall@example.com' }),
       await post('breaker/reset', { by: 'oncall@example.com', force: true }),
-      await post('internal/breaker/approve', { tripId, approvedBy: 'oncall@example.com' }),
     ];
     for (const r of attempts) {
       expect(r.status).toBe(401);
@@ -66,12 +65,14 @@ describe('APPROVAL_REQUIRE_SIGNED_IN on the operator API and the internal route'
     const r = await post('breaker/reset', { by: 'oncall@example.com' }, signedIn('mallory@example.com'));
     expect(r.status).toBe(403);
     expect(r.json.error).toMatch(/mallory@example\.com is not in APPROVERS/);
-    const i = await post(
+    // The internal approve route of earlier releases is gone: with a key and a listed principal it
+    // is not found and approves nothing.
+    const door = await post(
       'internal/breaker/approve',
       { tripId, approvedBy: 'oncall@example.com' },
-      signedIn('mallory@example.com'),
+      signedIn('oncall@example.com'),
     );
-    expect(i.status).toBe(403);
+    expect(door.status).toBe(404);
     await world.durable.catchUp();
     expect(await phase()).toBe('awaiting-approval');
   });

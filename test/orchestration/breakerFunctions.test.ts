@@ -1,8 +1,8 @@
 /**
  * The registered functions together: the Event Hubs trigger trips the (real, Table) breaker and starts
  * the orchestration through its durable client; the orchestration runs on the test host with the
- * runtime's own activities (local trigger control, log email); the internal approval endpoint raises
- * the approval; probation closes the breaker.
+ * runtime's own activities (local trigger control, log email); the operator API's reset raises the
+ * approval; probation closes the breaker.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -10,6 +10,7 @@ import { type DurableClientServer, startDurableClientServer } from '../../sim/du
 import { bindingOfType, invokeRpc, registration } from '../../sim/host/fakeFunctionsCore';
 import { httpTriggerOf, invokeHttp } from '../../sim/host/httpInvoke';
 import { endpointPort, type FaultProxy, startFaultProxy, withEndpointPort } from '../../sim/net/faultProxy';
+import { OperatorFunction } from '../../src/operator/registerOperator';
 import { BreakerActivity } from '../../src/orchestration/activityNames';
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
 import { BREAKER_ORCHESTRATOR, breakerInstanceId } from '../../src/orchestration/orchestrationIds';
@@ -41,7 +42,7 @@ beforeAll(async () => {
   await import('../../src/functions/processSensorEvents');
   await import('../../src/functions/breakerOrchestration');
   await import('../../src/functions/breakerWatchdog');
-  await import('../../src/functions/breakerApproveInternal');
+  await import('../../src/functions/operatorApi');
 });
 afterAll(async () => {
   await server.close();
@@ -56,9 +57,9 @@ describe('breaker functions: registration', () => {
     expect(bindingOfType('BreakerWatchdog', 'timerTrigger')).toMatchObject({ schedule: '0 * * * * *' });
     expect(bindingOfType('BreakerWatchdog', 'durableClient')).toMatchObject({ direction: 'in' });
     expect(bindingOfType(FN, 'durableClient')).toMatchObject({ direction: 'in' });
-    expect(bindingOfType('BreakerApproveInternal', 'durableClient')).toMatchObject({ direction: 'in' });
-    expect(httpTriggerOf('BreakerApproveInternal')).toEqual({
-      route: 'internal/breaker/approve',
+    expect(bindingOfType(OperatorFunction.reset, 'durableClient')).toMatchObject({ direction: 'in' });
+    expect(httpTriggerOf(OperatorFunction.reset)).toEqual({
+      route: 'breaker/reset',
       methods: ['POST'],
       authLevel: 'function',
     });
@@ -70,7 +71,7 @@ describe('breaker functions: registration', () => {
 });
 
 describe('breaker functions: a trip end to end', () => {
-  it('trips, starts one orchestration, is approved over the internal endpoint, and closes after probation', async () => {
+  it('trips, starts one orchestration, is approved through the operator reset, and closes after probation', async () => {
     // A point read names the partition in the path; the sink's query for a home's rows in its filter.
     proxy.setRule(({ url }) =>
       /PartitionKey(='| eq ')home-down'/.test(decodeURIComponent(url)) ? 503 : undefined,
@@ -106,24 +107,24 @@ describe('breaker functions: a trip end to end', () => {
     proxy.setRule(undefined);
     const approve = (body: unknown) =>
       invokeHttp(
-        'BreakerApproveInternal',
+        OperatorFunction.reset,
         {
           method: 'POST',
-          url: 'http://localhost:7071/api/internal/breaker/approve',
+          url: 'http://localhost:7071/api/breaker/reset',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify(body),
         },
         { durableClient: server.clientData },
       );
-    expect((await approve({ tripId: 'no-such-trip', approvedBy: 'x' })).status).toBe(404);
-    expect((await approve({ tripId })).status).toBe(400);
-    const accepted = await approve({ tripId, approvedBy: 'oncall@example.test' });
+    expect((await approve({ by: 7 })).status).toBe(400);
+    const accepted = await approve({ by: 'oncall@example.test' });
     expect(accepted.status).toBe(202);
+    expect(JSON.parse(accepted.body)).toEqual({ action: 'approved', tripId });
     expect(host.customStatus).toMatchObject({ phase: 'probation', approvedBy: 'oncall@example.test' });
     // Past the wait, a second approval is refused with a clear reason.
-    const again = await approve({ tripId, approvedBy: 'oncall@example.test' });
+    const again = await approve({ by: 'oncall@example.test' });
     expect(again.status).toBe(409);
-    expect(JSON.parse(again.body)).toMatchObject({ reason: 'already-approved' });
+    expect(JSON.parse(again.body)).toMatchObject({ phase: 'probation', tripId });
 
     // The trigger processes again (HALF_OPEN lets batches through).
     await invokeRpc(FN, { ...rpcEventBatch(bodies), inputData: [clientInput] });
@@ -132,7 +133,8 @@ describe('breaker functions: a trip end to end', () => {
     await host.run();
     expect(host.runtimeStatus).toBe('Completed');
     expect((host.output as BreakerStatus).phase).toBe('closed');
-    const finished = await approve({ tripId, approvedBy: 'late@example.test' });
-    expect(JSON.parse(finished.body)).toMatchObject({ ok: false, reason: 'not-running' });
+    const finished = await approve({ by: 'late@example.test' });
+    expect(finished.status).toBe(409);
+    expect(JSON.parse(finished.body)).toMatchObject({ error: 'the circuit is already closed' });
   });
 });

@@ -1,4 +1,0 @@
-import { registerInternalApproval } from '../approval/registerInternalApproval';
-import { getOperatorRuntime } from '../composition/operatorRuntime';
-
-registerInternalApproval(() => getOperatorRuntime().operator.signedInApprovers);
