@@ -181,7 +181,10 @@ export function keepRedisAuthenticated(client: Redis, options: RedisAuthRenewalO
       failuresInARow++;
       inFlight = false;
       lastFailure = sanitised(error);
-      logger.warn(`redis credentials not renewed (will retry): ${lastFailure}`);
+      // Every failure of the schedule is logged, then once a minute (every 12th 5-second retry).
+      if (!givenUp() || failuresInARow % 12 === 0) {
+        logger.warn(`redis credentials not renewed (will retry): ${lastFailure}`);
+      }
       if (givenUp()) settleWaiters(credentialsError());
       // The delay counts from the request's start: a request that hung its bound is retried at once.
       const spent = options.clock.now() - started;
