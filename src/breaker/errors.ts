@@ -1,7 +1,7 @@
 /**
  * Typed errors of the breaker store, each with a stable `code`. No guards: outside this folder nothing
  * branches on their type (the gate and health report the name and message); `redisClient.ts` alone tells
- * its own BreakerStoreUnavailableError apart, with `instanceof`.
+ * its own BreakerStoreUnavailableError and RedisCredentialsError apart, with `instanceof`.
  */
 
 /**
@@ -24,4 +24,13 @@ export class InvalidTransitionError extends Error {
 export class BreakerStoreUnavailableError extends Error {
   readonly code = 'BREAKER_STORE_UNAVAILABLE';
   override readonly name = 'BreakerStoreUnavailableError';
+}
+
+/**
+ * The credentials provider (Microsoft Entra ID) kept failing: every retry of the schedule failed or
+ * timed out, or only expired tokens came back. The message is bounded and has no secrets in it.
+ */
+export class RedisCredentialsError extends Error {
+  readonly code = 'REDIS_CREDENTIALS_UNAVAILABLE';
+  override readonly name = 'RedisCredentialsError';
 }

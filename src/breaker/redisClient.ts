@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 
-import { BreakerStoreUnavailableError } from './errors';
+import { BreakerStoreUnavailableError, RedisCredentialsError } from './errors';
 import { keepRedisAuthenticated, type RedisAuthRenewalOptions } from './redisAuthRenewal';
 
 export interface BreakerRedisOptions {
@@ -82,7 +82,7 @@ export async function whenReady(client: Redis, waitMs: number): Promise<void> {
   });
 }
 
-/** The credentials' first fetch, bounded like a connect: failing or slow counts as the store unavailable. */
+/** The credentials' first fetch (retries included), bounded like a connect: slow counts as the store unavailable. */
 async function withinMs(pending: Promise<void>, waitMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
@@ -93,7 +93,8 @@ async function withinMs(pending: Promise<void>, waitMs: number): Promise<void> {
   try {
     await Promise.race([pending, late]);
   } catch (error) {
-    throw error instanceof BreakerStoreUnavailableError
+    // A provider that keeps failing is reported as itself (its message is already bounded and sanitised).
+    throw error instanceof BreakerStoreUnavailableError || error instanceof RedisCredentialsError
       ? error
       : new BreakerStoreUnavailableError(
           `redis credentials unavailable: ${error instanceof Error ? error.message : String(error)}`,

@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 
+import { RedisCredentialsError } from '../../src/breaker/errors';
 import { makeRedisBreakerStore } from '../../src/breaker/redisBreakerStore';
 import { createBreakerRedis } from '../../src/breaker/redisClient';
 import type { RedisCredentials } from '../../src/breaker/redisCredentials';
@@ -92,7 +93,7 @@ describe('Redis credentials renewed under a running client', () => {
     expect(timers.live()).toEqual([]); // close() stops the renewal
   });
 
-  it('a failed renewal keeps the connection and tries again soon, before the credentials expire', async () => {
+  it('a failed renewal keeps the connection and is retried at once, then after 0.5 s', async () => {
     let now = T0;
     const user = await aclUser('only-password-0123456789');
     let fail = false;
@@ -111,7 +112,7 @@ describe('Redis credentials renewed under a running client', () => {
         credentials,
         clock: { now: () => now },
         schedule: timers.schedule,
-        retryMs: 15_000,
+        random: () => 0,
         logger: { log: () => undefined, error: () => undefined, warn: (m: string) => warnings.push(m) },
       },
     });
@@ -122,8 +123,13 @@ describe('Redis credentials renewed under a running client', () => {
     fail = true;
     timers.live()[0]?.run();
     await store.getState();
-    expect(warnings).toEqual([expect.stringContaining('identity endpoint unavailable')]);
-    expect(timers.live().map((t) => t.delayMs)).toEqual([15_000]);
+    await new Promise((r) => setImmediate(r));
+    // Two requests: the renewal and its immediate retry; the next waits half a second.
+    expect(warnings).toEqual([
+      expect.stringContaining('identity endpoint unavailable'),
+      expect.stringContaining('identity endpoint unavailable'),
+    ]);
+    expect(timers.live().map((t) => t.delayMs)).toEqual([500]);
     expect((await store.record(failures(1), T0 + 1_000)).failuresInWindow).toBe(2);
     await store.close();
   });
@@ -153,7 +159,7 @@ describe('Redis credentials renewed under a running client', () => {
 });
 
 describe('Redis credentials: hung requests and bad expiry values', () => {
-  it('a token request that hangs is given up after its bound and retried with growing delays, first use included', async () => {
+  it('a token request that hangs is given up after its 5 s bound and retried at once, then after 0.5 s', async () => {
     const now = T0;
     const user = await aclUser('late-password-0123456789');
     let calls = 0;
@@ -174,54 +180,97 @@ describe('Redis credentials: hung requests and bad expiry values', () => {
         credentials,
         clock: { now: () => now },
         schedule: timers.schedule,
-        retryMs: 15_000,
-        requestTimeoutMs: 20_000,
+        random: () => 0,
         logger: { log: () => undefined, error: () => undefined, warn: (m: string) => warnings.push(m) },
       },
     });
     const store = makeRedisBreakerStore({ redis, name: uniqueName('hang'), policy: testPolicy });
     // The request's bound is a timer like any other.
-    expect(timers.live().map((t) => t.delayMs)).toEqual([20_000]);
-    timers.live()[0]?.run();
-    await Promise.resolve();
-    await new Promise((r) => setImmediate(r));
-    expect(warnings).toEqual([expect.stringContaining('no answer within 20 s')]);
-    expect(timers.live().map((t) => t.delayMs)).toEqual([15_000]);
-    timers.live()[0]?.run(); // second attempt: hangs too
-    expect(timers.live().map((t) => t.delayMs)).toEqual([20_000]);
+    expect(timers.live().map((t) => t.delayMs)).toEqual([5_000]);
     timers.live()[0]?.run();
     await new Promise((r) => setImmediate(r));
-    expect(timers.live().map((t) => t.delayMs)).toEqual([30_000]); // backoff: twice the first delay
+    expect(warnings).toEqual([expect.stringContaining('no answer within 5 s')]);
+    // Retried at once: the second request is out, with its own bound.
+    expect(calls).toBe(2);
+    expect(timers.live().map((t) => t.delayMs)).toEqual([5_000]);
+    timers.live()[0]?.run();
+    await new Promise((r) => setImmediate(r));
+    expect(timers.live().map((t) => t.delayMs)).toEqual([500]);
     timers.live()[0]?.run(); // third attempt answers
     expect((await store.record(failures(1), T0)).failuresInWindow).toBe(1);
     expect(calls).toBe(3);
     await store.close();
   });
 
-  it('an expiry of NaN, in the past or absurdly far ahead never makes a hot loop of renewals', async () => {
-    for (const [expiresAt, expected] of [
-      [Number.NaN, 15_000],
-      [T0 - 60_000, 15_000],
-      [T0 + 8_000 * 365 * 24 * 3_600_000, 24 * 3_600_000 - 5 * 60_000],
+  it('an expiry of NaN or in the past is never used (asked again), one absurdly far ahead is capped at a day', async () => {
+    for (const [expiresAt, expectedCalls, expectedRenewal] of [
+      [Number.NaN, 2, 55 * 60_000],
+      [T0 - 60_000, 2, 55 * 60_000],
+      [T0 + 8_000 * 365 * 24 * 3_600_000, 1, 24 * 3_600_000 - 5 * 60_000],
     ] as const) {
       const user = await aclUser('odd-expiry-password-0123456789');
       const timers = manualScheduler();
-      const warnings: string[] = [];
+      let calls = 0;
       const redis = createBreakerRedis(url, {
         auth: {
           credentials: () =>
-            Promise.resolve({ username: user, password: 'odd-expiry-password-0123456789', expiresAt }),
+            Promise.resolve({
+              username: user,
+              password: 'odd-expiry-password-0123456789',
+              expiresAt: calls++ === 0 ? expiresAt : T0 + 3_600_000,
+            }),
           clock: { now: () => T0 },
           schedule: timers.schedule,
-          retryMs: 15_000,
-          logger: { log: () => undefined, error: () => undefined, warn: (m: string) => warnings.push(m) },
+          random: () => 0,
+          logger: { log: () => undefined, error: () => undefined, warn: () => undefined },
         },
       });
       const store = makeRedisBreakerStore({ redis, name: uniqueName('exp'), policy: testPolicy });
       expect((await store.record(failures(1), T0)).failuresInWindow).toBe(1);
-      expect(timers.live().map((t) => t.delayMs)).toEqual([expected]);
-      if (expected === 15_000) expect(warnings).toEqual([expect.stringContaining('expiry')]);
+      expect(calls).toBe(expectedCalls);
+      expect(timers.live().map((t) => t.delayMs)).toEqual([expectedRenewal]);
       await store.close();
     }
+  });
+
+  it('a provider that keeps failing: RedisCredentialsError, bounded and without secrets, retries every 5 s', async () => {
+    const timers = manualScheduler();
+    const secret = 'eyJhbGciOiJSUzI1NiJ9.c2VjcmV0.c2ln';
+    const redis = createBreakerRedis(url, {
+      auth: {
+        credentials: () =>
+          Promise.reject(
+            new Error(`token request failed: Bearer ${secret}\nforged line ${'x'.repeat(5_000)}`),
+          ),
+        clock: { now: () => T0 },
+        schedule: timers.schedule,
+        random: () => 0,
+        logger: { log: () => undefined, error: () => undefined, warn: () => undefined },
+      },
+    });
+    const store = makeRedisBreakerStore({
+      redis,
+      name: uniqueName('keep'),
+      policy: testPolicy,
+      readyWaitMs: 200,
+    });
+    for (const delay of [500, 1_000, 2_000, 4_000, 5_000]) {
+      await new Promise((r) => setImmediate(r));
+      expect(timers.live().map((t) => t.delayMs)).toEqual([delay]);
+      timers.live()[0]?.run();
+    }
+    await new Promise((r) => setImmediate(r));
+    expect(timers.live().map((t) => t.delayMs)).toEqual([5_000]); // capped: no hot loop
+    const error: unknown = await store.getState().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(RedisCredentialsError);
+    const message = (error as Error).message;
+    expect(message).toContain('after 7 requests in a row');
+    expect(message).not.toContain(secret);
+    expect(message).not.toContain('\n');
+    expect(message.length).toBeLessThan(400);
+    await store.close();
   });
 });
