@@ -133,12 +133,15 @@ param alertMaintenanceHours int = 24
 @description('Resource ids of the team\'s own action groups (pager, SMS, ITSM): every alert notifies them besides the approvers.')
 param alertActionGroupIds string[] = []
 
+@description('alertActionGroupIds as text, comma-separated (azd env set ALERT_ACTION_GROUP_IDS "id1,id2"); added to alertActionGroupIds.')
+param alertActionGroupIdList string = ''
+
 @secure()
 @description('Optional webhook receiving every alert (common alert schema); empty = none.')
 param alertWebhookUrl string = ''
 
-@description('Published location of docs/alerts.md (e.g. your repository\'s web view of it): each alert links to its own section there.')
-param alertRunbookBaseUrl string = 'docs/alerts.md'
+@description('Published location of docs/alerts.md (your repository\'s web view of it; the preprovision hook derives it from the git remote): each alert links to its own section there. Empty = the relative docs/alerts.md.')
+param alertRunbookBaseUrl string = ''
 
 @description('Grant the deploying principal (principalId) Key Vault Secrets User on the vault, which `npm run verify` needs to sign approvals (GRANT_VERIFY_ROLE). Sandbox environments only.')
 param grantVerifyRunnerRole bool = false
@@ -151,6 +154,27 @@ param keyVaultPurgeProtection bool = true
 
 @description('Private networking: the app joins a virtual network and reaches storage, Event Hubs, Key Vault and Redis through private endpoints; their public network access is off (for subscriptions whose policy denies it). The producer script and dead-letter commands then work only from inside the network.')
 param vnetEnabled bool = false
+
+@description('Address space of the virtual network vnetEnabled creates (not used with existingAppSubnetId). Pick one that does not overlap the networks it is peered with.')
+param vnetAddressPrefix string = '10.0.0.0/16'
+
+@description('Prefix of the app (integration) subnet inside vnetAddressPrefix: /27 at least for Flex Consumption; a /24 leaves room for scale-out.')
+param appSubnetPrefix string = '10.0.1.0/24'
+
+@description('Prefix of the private-endpoint subnet inside vnetAddressPrefix.')
+param privateEndpointSubnetPrefix string = '10.0.2.0/24'
+
+@description('Bring your own network: resource id of an existing subnet, delegated to Microsoft.App/environments, for the app\'s VNet integration. With existingPrivateEndpointSubnetId it turns private networking on and no virtual network is created.')
+param existingAppSubnetId string = ''
+
+@description('Bring your own network: resource id of an existing subnet for the private endpoints (used with existingAppSubnetId).')
+param existingPrivateEndpointSubnetId string = ''
+
+@description('Bring your own network: resource ids of existing private DNS zones by endpoint kind (keys blob, queue, table, namespace, vault, redisEnterprise). Non-empty: no privatelink.* zone is created and each endpoint registers in the given zone. Empty with existing subnets: the endpoints get no zone group (for landing zones whose policy registers them centrally).')
+param existingPrivateDnsZoneIds object = {}
+
+@description('existingPrivateDnsZoneIds as JSON text (azd env set EXISTING_PRIVATE_DNS_ZONE_IDS \'{"blob":"/subscriptions/…"}\'); used when existingPrivateDnsZoneIds is empty.')
+param existingPrivateDnsZoneIdsJson string = ''
 
 @description('Further Breakwater settings by catalogue name (src/config/settings.ts), e.g. { "BREAKER_THRESHOLD": "100" }. Unset settings take the catalogue defaults.')
 param appSettingOverrides object = {}
@@ -204,9 +228,12 @@ module alerts 'core/alerts.bicep' = {
     lagEventsThreshold: alertLagEvents
     stalledMinutesThreshold: alertStalledMinutes
     maintenanceHoursThreshold: alertMaintenanceHours
-    actionGroupIds: alertActionGroupIds
+    actionGroupIds: concat(
+      alertActionGroupIds,
+      map(filter(split(alertActionGroupIdList, ','), id => !empty(trim(id))), id => trim(id))
+    )
     alertWebhookUrl: alertWebhookUrl
-    runbookBaseUrl: alertRunbookBaseUrl
+    runbookBaseUrl: empty(alertRunbookBaseUrl) ? 'docs/alerts.md' : alertRunbookBaseUrl
     eventHubNamespaceId: eventHubs.outputs.namespaceId
   }
 }
@@ -234,16 +261,30 @@ var privateDnsZones = {
   redisEnterprise: 'privatelink.redis.azure.net'
 }
 
-module network 'core/network.bicep' = if (vnetEnabled) {
+// Private networking is on with vnetEnabled or with a brought network (existing subnets); the template
+// creates the network and its DNS zones only when none is brought.
+var bringsNetwork = !empty(existingAppSubnetId) && !empty(existingPrivateEndpointSubnetId)
+var dnsZoneIds = empty(existingPrivateDnsZoneIds) && !empty(existingPrivateDnsZoneIdsJson)
+  ? json(existingPrivateDnsZoneIdsJson)
+  : existingPrivateDnsZoneIds
+var bringsDnsZones = !empty(dnsZoneIds)
+var privateNetworking = vnetEnabled || bringsNetwork
+
+module network 'core/network.bicep' = if (privateNetworking && !bringsNetwork) {
   name: 'network'
   scope: rg
   params: {
     location: location
     tags: tags
     name: '${abbrs.networkVirtualNetworks}${resourceToken}'
-    privateDnsZoneNames: breakerStore == 'redis'
-      ? map(items(privateDnsZones), z => z.value)
-      : map(filter(items(privateDnsZones), z => z.key != 'redisEnterprise'), z => z.value)
+    addressPrefix: vnetAddressPrefix
+    appSubnetPrefix: appSubnetPrefix
+    privateEndpointSubnetPrefix: privateEndpointSubnetPrefix
+    privateDnsZoneNames: bringsDnsZones
+      ? []
+      : breakerStore == 'redis'
+          ? map(items(privateDnsZones), z => z.value)
+          : map(filter(items(privateDnsZones), z => z.key != 'redisEnterprise'), z => z.value)
   }
 }
 
@@ -259,7 +300,7 @@ module storage 'core/storage.bicep' = {
     deadLetterQueueName: deadLetterQueueName
     maintenanceContainerName: maintenanceContainerName
     tableNames: [sinkTableName, breakerTableName]
-    publicNetworkAccessDisabled: vnetEnabled
+    publicNetworkAccessDisabled: privateNetworking
     logAnalyticsWorkspaceId: monitoring.outputs.logAnalyticsWorkspaceId
     identityPrincipalId: identity.outputs.principalId
     principalId: principalId
@@ -280,7 +321,7 @@ module eventHubs 'core/event-hubs.bicep' = {
     throughputUnits: eventHubThroughputUnits
     maximumThroughputUnits: eventHubMaxThroughputUnits
     consumerGroupName: consumerGroupName
-    publicNetworkAccessDisabled: vnetEnabled
+    publicNetworkAccessDisabled: privateNetworking
     logAnalyticsWorkspaceId: monitoring.outputs.logAnalyticsWorkspaceId
     identityPrincipalId: identity.outputs.principalId
     principalId: principalId
@@ -298,7 +339,7 @@ module keyVault 'core/key-vault.bicep' = {
     identityPrincipalId: identity.outputs.principalId
     approvalSigningKey: approvalSigningKey
     approvalSigningKeyPrevious: approvalSigningKeyPrevious
-    publicNetworkAccessDisabled: vnetEnabled
+    publicNetworkAccessDisabled: privateNetworking
     purgeProtection: keyVaultPurgeProtection
     verifyRunnerPrincipalId: grantVerifyRunnerRole ? principalId : ''
     verifyRunnerPrincipalType: principalType
@@ -315,7 +356,7 @@ module redis 'core/redis.bicep' = if (breakerStore == 'redis') {
     tags: tags
     name: '${abbrs.cacheRedisEnterprise}${resourceToken}'
     identityPrincipalId: identity.outputs.principalId
-    publicNetworkAccessDisabled: vnetEnabled
+    publicNetworkAccessDisabled: privateNetworking
   }
 }
 
@@ -370,7 +411,9 @@ module functionApp 'app/function-app.bicep' = {
     maximumInstanceCount: maximumInstanceCount
     instanceMemoryMB: instanceMemoryMB
     appSettingOverrides: appSettingOverrides
-    virtualNetworkSubnetId: vnetEnabled ? network!.outputs.appSubnetId : ''
+    virtualNetworkSubnetId: bringsNetwork
+      ? existingAppSubnetId
+      : privateNetworking ? network!.outputs.appSubnetId : ''
     logAnalyticsWorkspaceId: monitoring.outputs.logAnalyticsWorkspaceId
     // Names are those of src/config/settings.ts and of the Functions host; test/deploy checks them.
     // Never add AzureWebJobs.<FunctionName>.Disabled: only the breaker sets it, and a redeploy that wrote
@@ -428,26 +471,28 @@ module functionApp 'app/function-app.bicep' = {
   }
 }
 
-// The private endpoints of vnetEnabled: one per sub-resource the app reaches (Redis only when it is the store).
+// The private endpoints of private networking: one per sub-resource the app reaches (Redis only when it is the store).
 var privateEndpointGroups = concat(
   ['blob', 'queue', 'table', 'namespace', 'vault'],
   breakerStore == 'redis' ? ['redisEnterprise'] : []
 )
 
 module privateEndpoints 'core/private-endpoint.bicep' = [
-  for groupId in privateEndpointGroups: if (vnetEnabled) {
+  for groupId in privateEndpointGroups: if (privateNetworking) {
     name: 'private-endpoint-${groupId}'
     scope: rg
     params: {
       location: location
       tags: tags
       name: '${abbrs.networkPrivateEndpoints}${groupId}-${resourceToken}'
-      subnetId: network!.outputs.privateEndpointSubnetId
+      subnetId: bringsNetwork ? existingPrivateEndpointSubnetId : network!.outputs.privateEndpointSubnetId
       targetId: groupId == 'namespace'
         ? eventHubs.outputs.namespaceId
         : groupId == 'vault' ? keyVault.outputs.id : groupId == 'redisEnterprise' ? redis!.outputs.id : storage.outputs.id
       groupId: groupId
-      dnsZoneId: network!.outputs.zoneIds[privateDnsZones[groupId]]
+      dnsZoneId: bringsDnsZones
+        ? dnsZoneIds[groupId]
+        : bringsNetwork ? '' : network!.outputs.zoneIds[privateDnsZones[groupId]]
     }
   }
 ]

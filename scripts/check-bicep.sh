@@ -2,7 +2,7 @@
 # Compiles and lints infra/main.bicep with the Bicep CLI from scripts/install-bicep.sh and fails on any
 # diagnostic, warnings included (bicepconfig.json raises the security rules to errors as well), and when
 # the committed infra/main.json is not what main.bicep compiles to; also each parameters variant in
-# infra/variants/ (vnetEnabled true and false).
+# infra/variants/ (vnetEnabled true and false, and an existing network brought: byo-network).
 # With the Azure CLI instead: az bicep build --file infra/main.bicep --stdout && az bicep lint --file infra/main.bicep
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,8 +24,9 @@ if ! out="$("$bicep" lint infra/main.bicep 2>&1)" || [ -n "$out" ]; then
   echo "$out" >&2
   status=1
 fi
-# Parameter variants (infra/variants/*.bicepparam): the private-networking one (vnetEnabled, Redis) and
-# the public one (Table) must each bind to main.bicep and lint clean.
+# Parameter variants (infra/variants/*.bicepparam): the private-networking one (vnetEnabled, Redis), the
+# public one (Table) and the bring-your-own-network one (existing subnets and private DNS zones) must each
+# bind to main.bicep and lint clean; test/deploy/subnetNsg.test.ts checks what they switch on.
 for variant in infra/variants/*.bicepparam; do
   if ! out="$("$bicep" build-params "$variant" --outfile "$fresh.params.json" 2>&1)" || [ -n "$out" ]; then
     echo "$variant: $out" >&2

@@ -100,8 +100,9 @@ resource site 'Microsoft.Web/sites@2024-11-01' = {
 // Website Contributor it cannot stop, restart or delete the app, nor list its function keys. ARM's actions
 // are per config resource, not per setting: config/list also lists connection strings and publishing
 // credentials, config/write also writes the other config documents of this one app.
+// No config/read: the code makes no GET on a config resource (src/control/armTriggerSwitch.ts makes the
+// list POST and the PUT only).
 var settingsActions = [
-  'Microsoft.Web/sites/config/read'
   'Microsoft.Web/sites/config/list/action'
   'Microsoft.Web/sites/config/write'
 ]

@@ -1,13 +1,40 @@
-// The virtual network of vnetEnabled: one subnet the function app integrates with (delegated to
-// Microsoft.App/environments, as Flex Consumption requires) and one for the private endpoints of the
-// storage account, Event Hubs, Key Vault and Redis, with the private DNS zones that make their usual
-// host names resolve to those endpoints from inside the network.
+// The virtual network of vnetEnabled (when no existing subnets are given): one subnet the function app
+// integrates with (delegated to Microsoft.App/environments, as Flex Consumption requires) and one for the
+// private endpoints of the storage account, Event Hubs, Key Vault and Redis, each with its own network
+// security group (landing-zone policy Deny-Subnet-Without-Nsg refuses a subnet without one), and the
+// private DNS zones that make the services' usual host names resolve to those endpoints from inside.
 
 param location string
 param tags object
 param name string
-@description('Private DNS zone names to create and link to the network (privatelink.*).')
+@description('Address space of the network, e.g. 10.0.0.0/16.')
+param addressPrefix string
+@description('Prefix of the app (integration) subnet, inside addressPrefix.')
+param appSubnetPrefix string
+@description('Prefix of the private-endpoint subnet, inside addressPrefix.')
+param privateEndpointSubnetPrefix string
+@description('Private DNS zone names to create and link to the network (privatelink.*); empty when the zones are brought.')
 param privateDnsZoneNames string[]
+
+// Default rules only (inside the network and Azure's load balancer in; outbound open): the NSGs are
+// there for policy and for the team's own rules, not to filter the app's egress.
+resource appNsg 'Microsoft.Network/networkSecurityGroups@2024-05-01' = {
+  name: '${name}-app-nsg'
+  location: location
+  tags: tags
+  properties: {
+    securityRules: []
+  }
+}
+
+resource privateEndpointNsg 'Microsoft.Network/networkSecurityGroups@2024-05-01' = {
+  name: '${name}-pe-nsg'
+  location: location
+  tags: tags
+  properties: {
+    securityRules: []
+  }
+}
 
 resource vnet 'Microsoft.Network/virtualNetworks@2024-05-01' = {
   name: name
@@ -15,13 +42,16 @@ resource vnet 'Microsoft.Network/virtualNetworks@2024-05-01' = {
   tags: tags
   properties: {
     addressSpace: {
-      addressPrefixes: ['10.0.0.0/16']
+      addressPrefixes: [addressPrefix]
     }
     subnets: [
       {
         name: 'app'
         properties: {
-          addressPrefix: '10.0.1.0/24'
+          addressPrefix: appSubnetPrefix
+          networkSecurityGroup: {
+            id: appNsg.id
+          }
           delegations: [
             {
               name: 'flex-consumption'
@@ -35,7 +65,10 @@ resource vnet 'Microsoft.Network/virtualNetworks@2024-05-01' = {
       {
         name: 'private-endpoints'
         properties: {
-          addressPrefix: '10.0.2.0/24'
+          addressPrefix: privateEndpointSubnetPrefix
+          networkSecurityGroup: {
+            id: privateEndpointNsg.id
+          }
           privateEndpointNetworkPolicies: 'Disabled'
         }
       }

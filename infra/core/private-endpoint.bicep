@@ -8,6 +8,7 @@ param subnetId string
 param targetId string
 @description('The sub-resource: blob, queue, table, namespace, vault, redisEnterprise.')
 param groupId string
+@description('Private DNS zone the endpoint registers in; empty = no zone group (a landing zone\'s policy registers it).')
 param dnsZoneId string
 
 resource endpoint 'Microsoft.Network/privateEndpoints@2024-05-01' = {
@@ -29,7 +30,7 @@ resource endpoint 'Microsoft.Network/privateEndpoints@2024-05-01' = {
     ]
   }
 
-  resource dns 'privateDnsZoneGroups' = {
+  resource dns 'privateDnsZoneGroups' = if (!empty(dnsZoneId)) {
     name: 'default'
     properties: {
       privateDnsZoneConfigs: [

@@ -87,7 +87,6 @@ describe('compiled infra/main.bicep', () => {
     const { resource: role, template: declaring } = roles[0]!;
     const variables = isObject(declaring.variables) ? declaring.variables : {};
     expect(variables.settingsActions).toEqual([
-      'Microsoft.Web/sites/config/read',
       'Microsoft.Web/sites/config/list/action',
       'Microsoft.Web/sites/config/write',
     ]);

@@ -15,12 +15,16 @@ describe('vnetEnabled: private networking, off by default', () => {
   });
 
   it('creates the network and one private endpoint per sub-resource only when enabled', () => {
-    expect(text(moduleNamed(template, 'network').condition)).toContain("parameters('vnetEnabled')");
+    expect(text(moduleNamed(template, 'network').condition)).toContain("variables('privateNetworking')");
+    expect(text(moduleNamed(template, 'network').condition)).toContain("not(variables('bringsNetwork'))");
+    expect(text(isObject(template.variables) ? template.variables.privateNetworking : null)).toContain(
+      "parameters('vnetEnabled')",
+    );
     const endpoints = moduleNamed(
       template,
       "[format('private-endpoint-{0}', variables('privateEndpointGroups')[copyIndex()])]",
     );
-    expect(text(endpoints.condition)).toContain("parameters('vnetEnabled')");
+    expect(text(endpoints.condition)).toContain("variables('privateNetworking')");
     const groups = text(isObject(template.variables) ? template.variables.privateEndpointGroups : null);
     for (const group of ['blob', 'queue', 'table', 'namespace', 'vault', 'redisEnterprise'])
       expect(groups).toContain(`'${group}'`);
@@ -54,7 +58,7 @@ describe('vnetEnabled: private networking, off by default', () => {
     }
     for (const name of ['storage', 'event-hubs', 'key-vault', 'redis'])
       expect(text(moduleNamed(template, name).properties), name).toContain(
-        `"publicNetworkAccessDisabled":{"value":"[parameters('vnetEnabled')]"}`,
+        `"publicNetworkAccessDisabled":{"value":"[variables('privateNetworking')]"}`,
       );
   });
 
