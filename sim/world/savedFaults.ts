@@ -28,8 +28,12 @@ export class SavedFaults {
   storageDown = false;
   /** The next save writes its blobs, then the process crashes (throws); cleared by it. */
   crashAfterNextSave = false;
-  /** Called after each save that wrote its blobs (before any crash), with the number of events. */
-  onSaved: ((count: number) => void) | undefined;
+  /** The process crashed mid-save: every later call of it fails until the test restarts it. */
+  crashed = false;
+  /** Called at each save before anything is written (storage may be switched down then). */
+  onSaving: (() => void) | undefined;
+  /** Called after each save that wrote its blobs, with the number of events and whether it crashes now. */
+  onSaved: ((count: number, crashing: boolean) => void) | undefined;
   /** Called before each read of saved events (the drain's, or a held batch's saved-first). */
   onRead: (() => void) | undefined;
   /** Called after saved events were removed (drained). */
@@ -39,6 +43,8 @@ export class SavedFaults {
   clear(): void {
     this.storageDown = false;
     this.crashAfterNextSave = false;
+    this.crashed = false;
+    this.onSaving = undefined;
     this.onSaved = undefined;
     this.onRead = undefined;
     this.onRemoved = undefined;
@@ -47,15 +53,18 @@ export class SavedFaults {
   /** The app's saved events with these faults in front (RuntimeOptions.decorateSaved). */
   decorate(saved: SavedEvents): SavedEvents {
     const up = (call: string) => {
+      if (this.crashed) throw new CrashedMidSaveError(0);
       if (this.storageDown) throw new SavedStorageDownError(call);
     };
     return {
       save: async (events) => {
+        this.onSaving?.();
         up('save');
         await saved.save(events);
-        this.onSaved?.(events.length);
+        this.onSaved?.(events.length, this.crashAfterNextSave);
         if (this.crashAfterNextSave) {
           this.crashAfterNextSave = false;
+          this.crashed = true;
           throw new CrashedMidSaveError(events.length);
         }
       },
