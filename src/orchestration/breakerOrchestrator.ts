@@ -2,6 +2,8 @@ import type { OrchestrationContext, OrchestrationHandler } from 'durable-functio
 import * as df from 'durable-functions';
 
 import { failedAfterRetries, type TriggerSwitchOutcome } from '../control/triggerSwitchOutcome';
+import { boundText } from '../kernel/boundText';
+import { redactSecrets } from '../kernel/redactSecrets';
 import type { BreakerNotice } from '../notify/breakerNotice';
 import { NOTICE_CHANNEL_TRAITS, type NoticeChannelTraits, type NoticeOutcome } from '../notify/noticeChannel';
 import { BreakerActivity, type BreakerActivityName, sendActivityName } from './activityNames';
@@ -141,6 +143,55 @@ export function makeBreakerOrchestrator(
       );
       return status;
     }
+    /**
+     * The drain activity until it succeeds, a durable timer between attempts (DRAIN_RETRY_MINUTES).
+     * The first failure is told once; before each retry the store is re-read: a newer trip or a forced
+     * reset ends the episode, a store that lost every trip (Redis restarted empty) still drains, then
+     * resumes without probation. Ending here instead (as 0.3 did) stranded the trigger: a Completed
+     * instance is never restarted, and its link no longer approves (docs/orchestration.md).
+     */
+    function* drainUntilWritten(): Steps<
+      { kind: 'drained' } | { kind: 'store-lost' } | { kind: 'ended'; status: BreakerStatus }
+    > {
+      let storeLost = false;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const drained = (yield call(BreakerActivity.drainSaved)) as DrainOutcome;
+          if (drained.drained + drained.dead > 0) log(`drained ${drained.drained} saved events to the sink`);
+          publish({ savedDrained: (status.savedDrained ?? 0) + drained.drained, drainError: undefined });
+          return storeLost ? { kind: 'store-lost' } : { kind: 'drained' };
+        } catch (error) {
+          // A failed activity's message carries the worker's stack after its first line: keep that line.
+          const text = error instanceof Error ? error.message : String(error);
+          const message = boundText(redactSecrets(text.split('\n')[0]?.trim() ?? ''), 300);
+          const minutes = drainRetryMinutes(attempt);
+          log(
+            `could not drain the saved events (attempt ${attempt + 1}): ${message}; again in ${minutes} min`,
+          );
+          publish({ drainError: `attempt ${attempt + 1}: ${message}` });
+          if (attempt === 0)
+            yield* notify({
+              ...base(),
+              kind: 'enable-failed',
+              approvedBy: status.approvedBy ?? 'unknown',
+              message:
+                `the events saved before the hub's retention could not be written to the downstream (${message}); ` +
+                `the trigger stays disabled while the breaker writes them again, first in ${minutes} min, then ` +
+                `at most every ${DRAIN_RETRY_MINUTES.at(-1)} min, and enables it once they are all written`,
+            });
+          yield* waitUntilTime(dfx, new Date(dfx.currentUtcDateTime.getTime() + minutes * 60_000));
+          const now = (yield call(BreakerActivity.readState)) as StoreSnapshot;
+          if (now.state === 'CLOSED' && now.tripId === undefined) storeLost = true;
+          else if (now.state !== 'HALF_OPEN' || now.tripId !== tripId)
+            return {
+              kind: 'ended',
+              status: supersede(
+                `while draining, the store became ${now.state} with trip ${now.tripId ?? 'none'}`,
+              ),
+            };
+        }
+      }
+    }
     const supersede = (detail: string) => {
       log(`ends as superseded: ${detail}`);
       return publish({ phase: 'superseded', detail });
@@ -230,26 +281,11 @@ export function makeBreakerOrchestrator(
 
     if (settings.drainSaved === true) {
       // G2: what the retention guard saved reaches the sink before any later event of its key, so
-      // before the listener starts again. A drain that fails leaves the trigger disabled; the episode
-      // ends HALF_OPEN and the watchdog restarts it (which drains again) a minute later.
-      try {
-        const drained = (yield call(BreakerActivity.drainSaved)) as DrainOutcome;
-        if (drained.drained + drained.dead > 0) log(`drained ${drained.drained} saved events to the sink`);
-        publish({ savedDrained: (status.savedDrained ?? 0) + drained.drained });
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        log(`could not drain the saved events: ${message}; the trigger stays disabled`);
-        publish({ drainError: message });
-        yield* notify({
-          ...base(),
-          kind: 'enable-failed',
-          approvedBy: status.approvedBy ?? 'unknown',
-          message:
-            `the events saved before the hub's retention could not be written to the downstream (${message}); ` +
-            'the trigger stays disabled and the watchdog tries again every minute',
-        });
-        return status;
-      }
+      // before the listener starts again. A drain that fails is tried again on a durable timer: the
+      // episode stays live (and the trigger disabled) until the saved events are written.
+      const drained = yield* drainUntilWritten();
+      if (drained.kind === 'ended') return drained.status;
+      if (drained.kind === 'store-lost') return yield* resumeAfterLostStore(status.approvedBy ?? 'unknown');
     }
     const { outcome: enable, recorded } = yield* control(
       BreakerActivity.enableTrigger,
@@ -284,6 +320,11 @@ export function makeBreakerOrchestrator(
     return supersede(`after probation the store is ${after.state}`);
   };
 }
+
+/** Minutes between drain attempts: doubling from one, then every 15 (the drain repeats, never skips). */
+export const DRAIN_RETRY_MINUTES = [1, 2, 4, 8, 15] as const;
+const drainRetryMinutes = (attempt: number): number =>
+  DRAIN_RETRY_MINUTES[Math.min(attempt, DRAIN_RETRY_MINUTES.length - 1)] ?? 15;
 
 function undoneDisable(undo: GuardedControl): string {
   if (isSkippedWrite(undo)) return `left it to the open trip (${undo.skipped})`;

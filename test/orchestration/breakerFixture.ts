@@ -70,6 +70,7 @@ export interface EpisodeExtras {
   readonly channels?: readonly BreakerChannel[];
   readonly maintenance?: BreakerActivityDeps['maintenance'];
   readonly notices?: BreakerActivityDeps['notices'];
+  readonly drainSaved?: BreakerActivityDeps['drainSaved'];
 }
 
 const emailMessages = makeBreakerMessages({
@@ -115,6 +116,7 @@ export async function newEpisode(extra: (clock: DurableHost['clock']) => Episode
     deadLetterCount: () => Promise.resolve(7),
     ...(extras.maintenance && { maintenance: extras.maintenance }),
     ...(extras.notices && { notices: extras.notices }),
+    ...(extras.drainSaved && { drainSaved: extras.drainSaved }),
   };
   current = deps;
   const status = () => host.customStatus as BreakerStatus;
