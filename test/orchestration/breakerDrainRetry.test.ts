@@ -20,7 +20,9 @@ import {
   untilAwaitingApproval,
 } from './breakerFixture';
 
-beforeAll(() => registerBreakerWith({ ...SETTINGS, drainSaved: true }));
+beforeAll(() => {
+  registerBreakerWith({ ...SETTINGS, drainSaved: true });
+});
 
 /** A drain that fails while `down` is set, then writes `saved` events once. */
 function scriptedDrain(saved: number) {
