@@ -25,6 +25,14 @@ export type BreakerNotice =
       readonly enable: TriggerSwitchOutcome;
     })
   | (NoticeBase & { readonly kind: 'enable-failed'; readonly approvedBy: string; readonly message: string })
+  | (NoticeBase & {
+      /** Approved, but the events saved before the retention could not be written yet: the trigger stays off. */
+      readonly kind: 'drain-failed';
+      readonly approvedBy: string;
+      readonly message: string;
+      readonly retryMinutes: number;
+      readonly maxRetryMinutes: number;
+    })
   | (NoticeBase & { readonly kind: 'closed' });
 
 interface NoticeBase {

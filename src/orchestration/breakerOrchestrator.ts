@@ -172,12 +172,11 @@ export function makeBreakerOrchestrator(
           if (attempt === 0)
             yield* notify({
               ...base(),
-              kind: 'enable-failed',
+              kind: 'drain-failed',
               approvedBy: status.approvedBy ?? 'unknown',
-              message:
-                `the events saved before the hub's retention could not be written to the downstream (${message}); ` +
-                `the trigger stays disabled while the breaker writes them again, first in ${minutes} min, then ` +
-                `at most every ${DRAIN_RETRY_MINUTES.at(-1)} min, and enables it once they are all written`,
+              message,
+              retryMinutes: minutes,
+              maxRetryMinutes: DRAIN_RETRY_MINUTES.at(-1) ?? minutes,
             });
           yield* waitUntilTime(dfx, new Date(dfx.currentUtcDateTime.getTime() + minutes * 60_000));
           const now = (yield call(BreakerActivity.readState)) as StoreSnapshot;

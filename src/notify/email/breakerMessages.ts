@@ -1,6 +1,7 @@
 import type { TripRecord } from '../../breaker/breakerStore';
 import type { BreakerNotice, NoticeFacts } from '../breakerNotice';
 import { closed } from '../messages/closed';
+import { drainFailedMessage } from '../messages/drainFailedMessage';
 import { enableFailedMessage } from '../messages/enableFailedMessage';
 import { withEnvironmentTag } from '../messages/formatting';
 import { reminder } from '../messages/reminder';
@@ -76,6 +77,8 @@ export function makeBreakerMessages(settings: BreakerMessageSettings): BreakerMe
         });
       case 'enable-failed':
         return enableFailedMessage({ to, ...notice });
+      case 'drain-failed':
+        return drainFailedMessage({ to, ...notice, probationThreshold: settings.probation.threshold });
       case 'closed':
         return closed({ to, functionName: notice.functionName, tripId: notice.tripId, closedAt: at });
     }

@@ -75,6 +75,22 @@ export function makeBreakerWebhookNotices(settings: {
             ['Approved by', plainOutsideText(notice.approvedBy)],
           ],
         };
+      case 'drain-failed':
+        return {
+          ...base,
+          deliveryId: `${notice.tripId}:drain-failed`,
+          // Processing is still paused: as loud as the trip itself.
+          severity: 'critical',
+          title: `${notice.functionName} approved; saved events not yet written`,
+          summary:
+            'The trigger stays disabled while the breaker writes the events saved before the retention again; ' +
+            'do not enable it by hand, newer events would overtake them.',
+          facts: [
+            ['Trip id', notice.tripId],
+            ['Approved by', plainOutsideText(notice.approvedBy)],
+            ['Next attempt', `in ${notice.retryMinutes} min`],
+          ],
+        };
       case 'closed':
         return {
           ...base,

@@ -1,4 +1,11 @@
-export const WEBHOOK_NOTICE_KINDS = ['tripped', 'reminder', 'resumed', 'enable-failed', 'closed'] as const;
+export const WEBHOOK_NOTICE_KINDS = [
+  'tripped',
+  'reminder',
+  'resumed',
+  'enable-failed',
+  'drain-failed',
+  'closed',
+] as const;
 
 /**
  * A breaker notice as every webhook format shows it. It never carries the approval link: a channel is
