@@ -244,25 +244,36 @@ resource alertRules 'Microsoft.Insights/scheduledQueryRules@2023-12-01' = [
   }
 ]
 
-// The Azure Monitor baseline alerts for an Event Hubs namespace: throttling (more traffic than the
+// The Azure Monitor baseline alerts (AMBA) for an Event Hubs namespace: throttling (more traffic than the
 // throughput units take), server errors and quota errors (e.g. too many receivers per consumer group).
+// As AMBA sets them: dynamic thresholds (Low sensitivity) on the average over 15 min windows, evaluated
+// every 5 min, alerting only when `failing` of the last `periods` windows break the learned band. A
+// catch-up after a trip throttles for a few minutes by design; a static `> 0` over 5 min paged each time.
+// AMBA leaves minFailingPeriodsToAlert to the deployer: 4 of 6 (an hour and a half looked at, an hour
+// of it bad) and 3 of 4 for quota errors, which AMBA looks at over 4 periods.
 var metricRules = [
   {
     name: 'eventhubs-throttled-requests'
     metric: 'ThrottledRequests'
-    severity: 2
+    severity: 3
+    periods: 6
+    failing: 4
     description: 'Event Hubs throttled requests: the namespace needs more throughput units (docs/capacity.md).'
   }
   {
     name: 'eventhubs-server-errors'
     metric: 'ServerErrors'
     severity: 2
+    periods: 6
+    failing: 4
     description: 'Event Hubs answered with server errors: the service is degraded; check Azure status and Resource health.'
   }
   {
     name: 'eventhubs-quota-exceeded'
     metric: 'QuotaExceededErrors'
-    severity: 2
+    severity: 3
+    periods: 4
+    failing: 3
     description: 'Event Hubs quota exceeded (receivers per consumer group, connections, size): something else reads this consumer group.'
   }
 ]
@@ -278,19 +289,26 @@ resource eventHubMetricAlerts 'Microsoft.Insights/metricAlerts@2018-03-01' = [
       enabled: true
       scopes: [eventHubNamespaceId]
       evaluationFrequency: 'PT5M'
-      windowSize: 'PT5M'
+      windowSize: 'PT15M'
       autoMitigate: true
+      // Dynamic thresholds are accepted only in the multiple-resource criteria (one scope here).
+      targetResourceType: 'Microsoft.EventHub/namespaces'
+      targetResourceRegion: location
       criteria: {
-        'odata.type': 'Microsoft.Azure.Monitor.SingleResourceMultipleMetricCriteria'
+        'odata.type': 'Microsoft.Azure.Monitor.MultipleResourceMultipleMetricCriteria'
         allOf: [
           {
-            criterionType: 'StaticThresholdCriterion'
+            criterionType: 'DynamicThresholdCriterion'
             name: rule.metric
             metricNamespace: 'Microsoft.EventHub/namespaces'
             metricName: rule.metric
             operator: 'GreaterThan'
-            threshold: 0
-            timeAggregation: 'Total'
+            alertSensitivity: 'Low'
+            failingPeriods: {
+              numberOfEvaluationPeriods: rule.periods
+              minFailingPeriodsToAlert: rule.failing
+            }
+            timeAggregation: 'Average'
           }
         ]
       }

@@ -147,6 +147,37 @@ describe('alert rules reach the team, each with its runbook', () => {
       expect(bicep).toContain(`metric: '${metric}'`);
   });
 
+  it('judges the Event Hubs metrics as the baseline does: dynamic thresholds over 15 min, several periods', () => {
+    // A catch-up after a trip throttles for a few minutes by design; a static `> 0` over 5 min paged on
+    // each one. The Azure Monitor baseline alerts for Microsoft.EventHub/namespaces (services/EventHub/
+    // namespaces/alerts.yaml) use dynamic thresholds, 15 min windows every 5 min, 6 or 4 periods.
+    const metric = ofType('Microsoft.Insights/metricAlerts')[0] ?? {};
+    const props = isObject(metric.properties) ? metric.properties : {};
+    expect(props.windowSize).toBe('PT15M');
+    expect(props.evaluationFrequency).toBe('PT5M');
+    const criteria = isObject(props.criteria) ? props.criteria : {};
+    expect(criteria['odata.type']).toBe('Microsoft.Azure.Monitor.MultipleResourceMultipleMetricCriteria');
+    const criterion = text(criteria.allOf);
+    expect(criterion).toContain('"criterionType":"DynamicThresholdCriterion"');
+    expect(criterion).toContain('"alertSensitivity":"Low"');
+    expect(criterion).not.toContain('threshold');
+    const periods = [...bicep.matchAll(/periods: (\d+)\n\s+failing: (\d+)/g)].map((m) => [
+      Number(m[1]),
+      Number(m[2]),
+    ]);
+    expect(periods).toEqual([
+      [6, 4],
+      [6, 4],
+      [4, 3],
+    ]);
+    expect(criterion).toContain(
+      `"numberOfEvaluationPeriods":"[variables('metricRules')[copyIndex()].periods]"`,
+    );
+    expect(criterion).toContain(
+      `"minFailingPeriodsToAlert":"[variables('metricRules')[copyIndex()].failing]"`,
+    );
+  });
+
   it("notifies the team's own action groups besides the approvers, on every rule", () => {
     expect(text(variables.notify)).toContain("parameters('actionGroupIds')");
     const logRules = ofType('Microsoft.Insights/scheduledQueryRules');
