@@ -4,12 +4,12 @@ import type { AcquirePartitionLease } from '../deadLetters/partitionLease';
 import { heldInPartition } from '../hub/heldBacklog';
 import type { HubEventReader } from '../hub/hubEventReader';
 import type { HubReader } from '../hub/hubReader';
+import { emitEvent } from '../kernel/appEvent';
 import { boundText } from '../kernel/boundText';
 import type { Clock } from '../kernel/clock';
 import { errorMessage } from '../kernel/ensureError';
 import type { Logger } from '../kernel/logger';
 import { redactSecrets } from '../kernel/redactSecrets';
-import { telemetryLine } from '../kernel/telemetryNames';
 import { moveCheckpoint, readCheckpointBlob } from './checkpointMove';
 import { CheckpointMovedError } from './errors';
 import type { SavedEvents } from './savedEvents';
@@ -100,13 +100,11 @@ export async function runRetentionGuard(
     partitions = await deps.hub.partitions(AbortSignal.timeout(deps.readTimeoutMs ?? 10_000));
   } catch (error) {
     const reason = reasonOf(error);
-    logger.error(
-      telemetryLine('retentionSaveFailed', {
-        partitionId: null,
-        reason: `could not read the hub: ${reason}`,
-        minutesLeft: null,
-      }),
-    );
+    emitEvent(logger, 'error', 'retentionSaveFailed', {
+      partitionId: null,
+      reason: `could not read the hub: ${reason}`,
+      minutesLeft: null,
+    });
     return { at, partitions: [], saved: 0, failure: reason };
   }
   const results: PartitionGuardResult[] = [];
@@ -129,7 +127,7 @@ async function guardPartition(
   let lossAt: number | undefined;
   const fail = (reason: string): PartitionGuardResult => {
     const minutesLeft = lossAt === undefined ? null : Math.floor((lossAt - deps.clock.now()) / 60_000);
-    logger.error(telemetryLine('retentionSaveFailed', { partitionId, reason, minutesLeft }));
+    emitEvent(logger, 'error', 'retentionSaveFailed', { partitionId, reason, minutesLeft });
     return { partitionId, outcome: 'failed', reason, ...(lossAt === undefined ? {} : { lossAt }) };
   };
   try {
@@ -181,15 +179,13 @@ async function guardPartition(
         if ((now.sequenceNumber ?? -1) < last.sequenceNumber)
           return fail(`saved ${saved} events but ${error.message}; the next run moves it`);
       }
-      logger.warn(
-        telemetryLine('retentionSaved', {
-          partitionId,
-          saved,
-          from,
-          through: last.sequenceNumber,
-          where: deps.savedWhere,
-        }),
-      );
+      emitEvent(logger, 'warn', 'retentionSaved', {
+        partitionId,
+        saved,
+        from,
+        through: last.sequenceNumber,
+        where: deps.savedWhere,
+      });
       return { partitionId, outcome: 'saved', saved, from, through: last.sequenceNumber, lossAt };
     } finally {
       await lease.release();

@@ -5,35 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { eventAttribute } from '../../src/kernel/appEvent';
 import { telemetry, telemetryNames } from '../../src/kernel/telemetryNames';
 import { kqlErrors } from '../support/kql';
+import { alertRuleQueries, alertsBicep, eventRecordsBody, expandQuery } from './alertRuleQueries';
 import { isObject, moduleNamed, readMainTemplate, repoRoot, resourcesOf, text } from './armTemplate';
 import { workbookQueries } from './workbookQueries';
 
-const bicep = readFileSync(resolve(repoRoot, 'infra/core/alerts.bicep'), 'utf8');
-
-/** Each rule's name and query, read from the rules array of alerts.bicep (one query per line). */
-function rules(): { name: string; query: string }[] {
-  const out: { name: string; query: string }[] = [];
-  let name: string | undefined;
-  for (const line of bicep.split('\n')) {
-    const n = /^\s+name: '([a-z-]+)'$/.exec(line);
-    if (n) name = n[1];
-    const q = /^\s+query: (.+)$/.exec(line);
-    if (q?.[1] !== undefined && name !== undefined && q[1] !== 'rule.query') out.push({ name, query: q[1] });
-  }
-  return out;
-}
-
-/** A rule's query as Azure Monitor runs it: each eventRecords('<name>') expanded as the function is written. */
-const eventRecordsBody = /func eventRecords\(name string\) string =>\s*'(.+)'/.exec(bicep)?.[1] ?? '';
-export function expandQuery(query: string): string {
-  const expanded = query
-    .replaceAll('${retentionHours * 3600}', '604800')
-    .replace(/(\$\{)?eventRecords\('([^']+)'\)\}?/g, (_m, _open, name: string) =>
-      eventRecordsBody.replaceAll('${name}', name),
-    );
-  // A rule whose whole query is one call is written without quotes; the retention as the default hub's.
-  return expanded.startsWith("'") && expanded.endsWith("'") ? expanded.slice(1, -1) : expanded;
-}
+const bicep = alertsBicep;
+const rules = alertRuleQueries;
 
 const fieldsOf = (name: string): readonly string[] =>
   Object.values(telemetry).find((t) => t.name === name)?.fields ?? [];
