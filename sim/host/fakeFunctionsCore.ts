@@ -26,9 +26,13 @@ interface ProgrammingModel {
   };
 }
 
+type HookCallback = (coreContext: Record<string, unknown>) => unknown;
+
 interface FakeCore {
   registry: Map<string, Registration>;
   programmingModel: ProgrammingModel | undefined;
+  /** The hooks registered through `app.hook.*`, by hook name, in order. */
+  hooks: Map<string, Set<HookCallback>>;
 }
 
 class Disposable {
@@ -52,7 +56,7 @@ function install(): FakeCore {
   const g = globalThis as GlobalWithCore;
   const existing = g[globalKey];
   if (existing) return existing;
-  const state: FakeCore = { registry: new Map(), programmingModel: undefined };
+  const state: FakeCore = { registry: new Map(), programmingModel: undefined, hooks: new Map() };
   const coreApi = {
     version: '0.0.0-test',
     hostVersion: '4.1000.0',
@@ -66,7 +70,12 @@ function install(): FakeCore {
       state.registry.set(metadata.name, { metadata, callback });
       return new Disposable(() => state.registry.delete(metadata.name));
     },
-    registerHook: () => new Disposable(),
+    registerHook: (name: string, callback: HookCallback) => {
+      const set = state.hooks.get(name) ?? new Set<HookCallback>();
+      state.hooks.set(name, set);
+      set.add(callback);
+      return new Disposable(() => set.delete(callback));
+    },
     log: () => undefined,
   };
   const moduleProto = (Module as unknown as { prototype: { require: (id: string) => unknown } }).prototype;
@@ -108,6 +117,8 @@ export interface RpcInvocation {
   readonly invocationId?: string;
   /** Receives the invocation's log lines as they are written (also when the function throws). */
   readonly logs?: LogLine[];
+  /** The W3C trace context the host sends with the invocation. */
+  readonly traceContext?: { traceParent?: string; traceState?: string };
 }
 
 export interface LogLine {
@@ -125,20 +136,31 @@ export async function invokeRpc(name: string, invocation: RpcInvocation) {
   const triggerBinding = Object.entries(reg.metadata.bindings).find(([, b]) => /Trigger$/.test(b.type));
   if (!triggerBinding) throw new Error(`function ${name} has no trigger`);
   const logs: LogLine[] = invocation.logs ?? [];
+  const invocationContext: { current?: unknown } = {};
   const coreCtx = {
     invocationId: invocation.invocationId ?? `inv-${++invocationCounter}`,
     request: {
       inputData: [{ name: triggerBinding[0], data: invocation.trigger }, ...(invocation.inputData ?? [])],
       triggerMetadata: invocation.triggerMetadata ?? {},
       retryContext: invocation.retryContext,
+      traceContext: invocation.traceContext,
     },
     metadata: { name, bindings: reg.metadata.bindings },
     state: 'invocation',
-    log: (level: string, _category: string, message: string) => logs.push({ level, message }),
+    // As the worker does: the log hooks run first, synchronously, and may change a user log.
+    log: (level: string, category: string, message: string) => {
+      const hook = { level, category, message, invocationContext: invocationContext.current, hookData: {} };
+      for (const callback of fakeCore.hooks.get('log') ?? []) callback(hook);
+      logs.push(category === 'user' ? { level: hook.level, message: hook.message } : { level, message });
+    },
   };
   const invocationModel = model.getInvocationModel(coreCtx);
   const { context, inputs } = await invocationModel.getArguments();
-  const result = await invocationModel.invokeFunction(context, inputs, reg.callback);
+  invocationContext.current = context;
+  // The pre-invocation hooks may replace the handler (the trace context binding does).
+  const pre = { invocationContext: context, inputs, functionCallback: reg.callback, hookData: {} };
+  for (const callback of fakeCore.hooks.get('preInvocation') ?? []) await callback(pre);
+  const result = await invocationModel.invokeFunction(context, pre.inputs, pre.functionCallback);
   const response = await invocationModel.getResponse(context, result);
   return { context, result, response, logs };
 }

@@ -184,6 +184,7 @@ export function getRuntime(): Runtime {
       readTelemetryConfig(process.env),
       shared.config.environmentName,
       shared.getCredential,
+      process.env.AzureWebJobsScriptRoot ?? process.cwd(),
     );
   }
   return shared;

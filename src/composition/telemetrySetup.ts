@@ -1,5 +1,5 @@
 import { context, propagation, trace } from '@opentelemetry/api';
-import { logs } from '@opentelemetry/api-logs';
+import { logs, SeverityNumber } from '@opentelemetry/api-logs';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
@@ -17,6 +17,30 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 
+import type { HostLogLevels } from '../config/hostLogLevels';
+import { categoryAttribute, functionAttribute } from '../kernel/appEvent';
+import { logCategory } from './workerLogExport';
+
+/**
+ * The export processor behind host.json's levels. A record's category is the one the worker's log hook
+ * gave it, else that of the function it came from (`Function.<name>.User`: the app's events), else the
+ * category of output outside an invocation.
+ */
+function keptAtLevel(levels: HostLogLevels, inner: LogRecordProcessor): LogRecordProcessor {
+  return {
+    onEmit: (record, context) => {
+      const given = record.attributes[categoryAttribute];
+      const fn = record.attributes[functionAttribute];
+      const category =
+        typeof given === 'string' ? given : logCategory(typeof fn === 'string' ? fn : undefined, 'user');
+      if (levels.keeps(category, record.severityNumber ?? SeverityNumber.UNSPECIFIED))
+        inner.onEmit(record, context);
+    },
+    forceFlush: () => inner.forceFlush(),
+    shutdown: () => inner.shutdown(),
+  };
+}
+
 /** The dimension every record and span carries: which deployment (ENVIRONMENT_NAME) it came from. */
 export const environmentAttribute = 'environment';
 
@@ -25,6 +49,8 @@ export interface TelemetryExporters {
   readonly logs: LogRecordExporter;
   /** Export each record and span as it ends (tests); otherwise in batches (Azure). */
   readonly simple?: boolean;
+  /** host.json's log levels: a record below its category's level is not exported. */
+  readonly levels?: HostLogLevels;
 }
 
 export interface StartedTelemetry {
@@ -57,7 +83,9 @@ export function startTelemetry(environmentName: string, exporters: TelemetryExpo
     shutdown: () => Promise.resolve(),
   };
   const tracerProvider = new BasicTracerProvider({ spanProcessors: [stampSpans, spanProcessor] });
-  const loggerProvider = new LoggerProvider({ processors: [stampLogs, logProcessor] });
+  const loggerProvider = new LoggerProvider({
+    processors: [stampLogs, exporters.levels ? keptAtLevel(exporters.levels, logProcessor) : logProcessor],
+  });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(tracerProvider);

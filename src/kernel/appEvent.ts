@@ -6,6 +6,8 @@ import { telemetry, type TelemetryFields, type TelemetryKind, telemetryLine } fr
 /** Where a record carries its event name and its function (`customDimensions.event`, `.function`). */
 export const eventAttribute = 'event';
 export const functionAttribute = 'function';
+/** A worker log's category as host.json names it (`Function.<name>.User`); an app event's is derived. */
+export const categoryAttribute = 'Category';
 /** The OpenTelemetry scope of the app's records and spans. */
 export const telemetryScope = 'breakwater';
 

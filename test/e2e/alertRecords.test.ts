@@ -5,6 +5,7 @@
  * writing to memory. Each rule's events must be among the records, with every dimension its query reads.
  * A rule that selects an event the code only writes as a text line never fires in Azure: this fails.
  */
+import { resolve } from 'node:path';
 import { InMemoryLogRecordExporter } from '@opentelemetry/sdk-logs';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -14,6 +15,7 @@ import { type RedisService, startRedis } from '../../sim/services/redis';
 import { DISABLED_SETTING, FUNCTION_KEY, FUNCTION_NAME } from '../../sim/world/breakwaterWorld';
 import { maintenanceRequest } from '../../sim/world/operatorActions';
 import { type StartedTelemetry, startTelemetry } from '../../src/composition/telemetrySetup';
+import { readHostLogLevels } from '../../src/config/hostLogLevels';
 import { eventAttribute } from '../../src/kernel/appEvent';
 import { alertRuleQueries } from '../deploy/alertRuleQueries';
 import { jsonBody, reading, rpcEventBatch } from '../support/sensorEvents';
@@ -44,6 +46,8 @@ beforeAll(async () => {
     spans: new InMemorySpanExporter(),
     logs: exported,
     simple: true,
+    // The app's own host.json levels: a rule whose event they filter out never fires either.
+    levels: readHostLogLevels(resolve(__dirname, '../..')),
   });
   redis = await startRedis();
   w = await HeldBacklogWorld.create(inject('storageConnectionString'), 2, {
