@@ -23,6 +23,7 @@ export function startAzureMonitorTelemetry(
   environmentName: string,
   getCredential: () => TokenCredential,
   root: string,
+  healthySpansPercent: number,
 ): void {
   if (started || config.connectionString === undefined) return;
   started = true;
@@ -33,7 +34,8 @@ export function startAzureMonitorTelemetry(
   startTelemetry(environmentName, {
     spans: new AzureMonitorTraceExporter(options),
     logs: new AzureMonitorLogExporter(options),
-    levels: readHostLogLevels(root),
+    levels: readHostLogLevels(root, process.env),
+    healthySpansPercent,
   });
   exportWorkerLogs(azureFunctions);
 }

@@ -185,6 +185,7 @@ export function getRuntime(): Runtime {
       shared.config.environmentName,
       shared.getCredential,
       process.env.AzureWebJobsScriptRoot ?? process.cwd(),
+      shared.config.healthySpansPercent,
     );
   }
   return shared;

@@ -1,4 +1,4 @@
-import { context, propagation, trace } from '@opentelemetry/api';
+import { context, propagation, SpanStatusCode, trace } from '@opentelemetry/api';
 import { logs, SeverityNumber } from '@opentelemetry/api-logs';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -12,6 +12,7 @@ import {
 import {
   BasicTracerProvider,
   BatchSpanProcessor,
+  type ReadableSpan,
   SimpleSpanProcessor,
   type SpanExporter,
   type SpanProcessor,
@@ -41,6 +42,37 @@ function keptAtLevel(levels: HostLogLevels, inner: LogRecordProcessor): LogRecor
   };
 }
 
+/** The spans made per event or per batch (sink calls, Redis breaker-store calls): the bulk of the rows. */
+const bulkSpanPrefixes = ['sink ', 'redis '] as const;
+
+/**
+ * Whether a finished span is exported: always when it failed or is not a bulk span; a healthy bulk span
+ * when its trace falls in the percent (the trace id's low 32 bits, as OpenTelemetry's trace-id ratio
+ * sampler reads them), so the spans of one invocation (one trace) are kept or left out together.
+ */
+export function exportsSpan(
+  span: Pick<ReadableSpan, 'name' | 'status' | 'spanContext'>,
+  percent: number,
+): boolean {
+  if (span.status.code === SpanStatusCode.ERROR) return true;
+  if (!bulkSpanPrefixes.some((prefix) => span.name.startsWith(prefix))) return true;
+  const low = Number.parseInt(span.spanContext().traceId.slice(-8), 16);
+  return low < (percent / 100) * 2 ** 32;
+}
+
+function healthySpansSampled(percent: number, inner: SpanProcessor): SpanProcessor {
+  return {
+    onStart: (span, parent) => {
+      inner.onStart(span, parent);
+    },
+    onEnd: (span) => {
+      if (exportsSpan(span, percent)) inner.onEnd(span);
+    },
+    forceFlush: () => inner.forceFlush(),
+    shutdown: () => inner.shutdown(),
+  };
+}
+
 /** The dimension every record and span carries: which deployment (ENVIRONMENT_NAME) it came from. */
 export const environmentAttribute = 'environment';
 
@@ -51,6 +83,8 @@ export interface TelemetryExporters {
   readonly simple?: boolean;
   /** host.json's log levels: a record below its category's level is not exported. */
   readonly levels?: HostLogLevels;
+  /** Percent of the healthy sink and Redis spans exported (TELEMETRY_HEALTHY_SPANS_PERCENT); unset: all. */
+  readonly healthySpansPercent?: number;
 }
 
 export interface StartedTelemetry {
@@ -82,7 +116,11 @@ export function startTelemetry(environmentName: string, exporters: TelemetryExpo
     forceFlush: () => Promise.resolve(),
     shutdown: () => Promise.resolve(),
   };
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [stampSpans, spanProcessor] });
+  const exportedSpans =
+    exporters.healthySpansPercent === undefined
+      ? spanProcessor
+      : healthySpansSampled(exporters.healthySpansPercent, spanProcessor);
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [stampSpans, exportedSpans] });
   const loggerProvider = new LoggerProvider({
     processors: [stampLogs, exporters.levels ? keptAtLevel(exporters.levels, logProcessor) : logProcessor],
   });

@@ -81,6 +81,8 @@ export interface AppConfig {
   readonly functionName: string;
   /** Shown on every page and email subject: which deployment this is. */
   readonly environmentName: string;
+  /** Percent of the healthy sink and Redis spans exported (TELEMETRY_HEALTHY_SPANS_PERCENT). */
+  readonly healthySpansPercent: number;
   readonly eventHub: EventHubConfig;
   readonly storage: StorageConnection;
   readonly processing: ProcessingConfig;

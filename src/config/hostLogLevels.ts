@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import type { Environment } from './environment';
 import { ConfigError, type ConfigProblem } from './errors';
 
 /**
@@ -65,13 +66,19 @@ export function hostLogLevels(hostJson: unknown): HostLogLevels {
   };
 }
 
-/** host.json of the app in `root` (the Functions host's script root); none there: the defaults. */
-export function readHostLogLevels(root: string): HostLogLevels {
+const OVERRIDE = /^AzureFunctionsJobHost__logging__logLevel__(.+)$/i;
+
+/**
+ * host.json of the app in `root` (the Functions host's script root; none there: the defaults), with the
+ * app settings that override it for the host (`AzureFunctionsJobHost__logging__logLevel__<category>`),
+ * which the worker sees in its environment too.
+ */
+export function readHostLogLevels(root: string, env: Environment = {}): HostLogLevels {
   let text: string;
   try {
     text = readFileSync(join(root, 'host.json'), 'utf8');
   } catch {
-    return hostLogLevels({});
+    return hostLogLevels(withOverrides({}, env));
   }
   let parsed: unknown;
   try {
@@ -79,7 +86,24 @@ export function readHostLogLevels(root: string): HostLogLevels {
   } catch (error) {
     throw new ConfigError([{ setting: 'host.json', message: `is not JSON: ${String(error).slice(0, 200)}` }]);
   }
-  return hostLogLevels(parsed);
+  return hostLogLevels(withOverrides(parsed, env));
+}
+
+function withOverrides(hostJson: unknown, env: Environment): unknown {
+  const overrides = Object.entries(env).flatMap(([name, value]) => {
+    const key = OVERRIDE.exec(name)?.[1];
+    return key === undefined || value === undefined ? [] : [[key, value] as const];
+  });
+  if (overrides.length === 0) return hostJson;
+  const root = isRecord(hostJson) ? hostJson : {};
+  const logging = isRecord(root.logging) ? root.logging : {};
+  const given = logLevelSection(hostJson);
+  // A setting names its category in any case; it replaces host.json's key of that name.
+  const merged = Object.fromEntries(
+    Object.entries(given).filter(([k]) => !overrides.some(([o]) => o.toLowerCase() === k.toLowerCase())),
+  );
+  for (const [key, value] of overrides) merged[key] = value;
+  return { ...root, logging: { ...logging, logLevel: merged } };
 }
 
 function logLevelSection(hostJson: unknown): Record<string, unknown> {

@@ -157,6 +157,7 @@ function buildConfig(env: Environment, v: SettingValues, problems: ConfigProblem
       (control?.mode === 'arm' ? control.siteName : undefined) ??
       nonEmpty(env.WEBSITE_SITE_NAME) ??
       'local',
+    healthySpansPercent: must(v.TELEMETRY_HEALTHY_SPANS_PERCENT),
     eventHub: {
       connectionSetting: hostSettingNames.eventHubConnection,
       connection: must(eventHubConnection),

@@ -60,6 +60,17 @@ export const settings = {
     default: 'true',
     example: 'true',
   }),
+  TELEMETRY_HEALTHY_SPANS_PERCENT: integer({
+    description:
+      'Share of the healthy per-event and per-batch dependency spans (sink and Redis calls) exported to ' +
+      'Application Insights, chosen by trace so an invocation is kept or left out whole; failed spans and every ' +
+      'other span (ARM, email, webhook) are always exported. At 1,700 events/s every healthy sink call is 147 ' +
+      'million rows a day (docs/capacity.md); 100 exports them all.',
+    default: '1',
+    example: '1',
+    min: 0,
+    max: 100,
+  }),
   ENVIRONMENT_NAME: text({
     description:
       'Name of this deployment, shown on every page and in every email subject; defaults to the function app ' +

@@ -51,6 +51,22 @@ describe("host.json log levels, read as .NET's logger filter reads them", () => 
     expect(l.levelFor('Function.BreakerWatchdog.User')).toBe('Information');
   });
 
+  it('an app setting AzureFunctionsJobHost__logging__logLevel__<category> overrides host.json, as for the host', () => {
+    const l = readHostLogLevels(resolve(__dirname, '../..'), {
+      'AzureFunctionsJobHost__logging__logLevel__function.processsensorevents.user': 'Information',
+      AzureFunctionsJobHost__logging__logLevel__default: 'Error',
+      UNRELATED: 'x',
+    });
+    expect(l.levelFor('Function.ProcessSensorEvents.User')).toBe('Information');
+    expect(l.levelFor('Function.BreakerWatchdog.User')).toBe('Information');
+    expect(l.levelFor('Worker.Other')).toBe('Error');
+    expect(() =>
+      readHostLogLevels(mkdtempSync(join(tmpdir(), 'host-json-')), {
+        AzureFunctionsJobHost__logging__logLevel__Function: 'Loud',
+      }),
+    ).toThrow(/logLevel\.Function: must be one of/);
+  });
+
   it('no host.json: the defaults; a host.json that is not JSON: a ConfigError', () => {
     const dir = mkdtempSync(join(tmpdir(), 'host-json-'));
     expect(readHostLogLevels(dir).levelFor('Function.X.User')).toBe('Information');

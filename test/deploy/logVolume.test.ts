@@ -1,6 +1,6 @@
 /**
  * What the app writes to Application Insights per invocation, counted on the real functions in a world
- * (the lines docs/capacity.md turns into ingestion per day), and the host.json log levels that keep
+ * (the lines the host's log and `func start` show), and the host.json log levels that keep
  * every line the alert rules read while dropping the host's per-invocation traces.
  */
 import { readFileSync } from 'node:fs';
