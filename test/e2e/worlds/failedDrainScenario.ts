@@ -5,6 +5,7 @@
 import { BlobServiceClient } from '@azure/storage-blob';
 import { expect, inject } from 'vitest';
 
+import { type RedisService, startRedis } from '../../../sim/services/redis';
 import { FUNCTION_KEY } from '../../../sim/world/breakwaterWorld';
 import { makeSavedEvents } from '../../../src/retention/savedEvents';
 import { jsonBody, reading } from '../../support/sensorEvents';
@@ -13,10 +14,11 @@ import { HeldBacklogWorld } from './heldBacklogWorld';
 const MINUTE = 60_000;
 const seq = (id: string) => Number(id.split('/')[1]);
 
-/** One scenario's world (the Table breaker store) and what it sent. */
-export function scenario() {
+/** One scenario's world (the Table breaker store, or Redis with a server the test may restart) and what it sent. */
+export function scenario(store: 'table' | 'redis' = 'table') {
   const s = {
     w: undefined as unknown as HeldBacklogWorld,
+    redis: undefined as RedisService | undefined,
     link: '',
     n: 0,
     /** Every event sent, `partition/sequence`. */
@@ -80,7 +82,9 @@ export function scenario() {
     s.w.world.smtp.received.map((m) => `${m.subject} ${m.text ?? ''}`.replace(/\s+/g, ' '));
 
   const setUp = async () => {
+    s.redis = store === 'redis' ? await startRedis() : undefined;
     s.w = await HeldBacklogWorld.create(inject('storageConnectionString'), 4, {
+      ...(s.redis ? { BREAKER_STORE: 'redis', REDIS_CONNECTION: s.redis.url } : {}),
       EVENTHUB_RETENTION_HOURS: '1',
       RETENTION_SAVE_MARGIN_MINUTES: '15',
       RETENTION_GUARD_ENABLED: 'true',
@@ -132,5 +136,29 @@ export function scenario() {
     for (const [key, seqs] of firstWrites)
       expect({ key, seqs }).toEqual({ key, seqs: [...seqs].sort((a, b) => a - b) });
   };
-  return { s, send, saved, status, second, seconds, emails, setUp, resumedWithNothingLost };
+  /** Redis stops and starts again with nothing in it (a cache without persistence, a failover). */
+  const restartRedisEmpty = async () => {
+    const redis = s.redis;
+    if (redis === undefined) throw new Error('this scenario runs on the Table store');
+    await redis.stop();
+    s.redis = await startRedis(redis.port);
+    await s.w.world.storeAnswers();
+  };
+  const close = async () => {
+    await s.w.close();
+    await s.redis?.stop();
+  };
+  return {
+    s,
+    send,
+    saved,
+    status,
+    second,
+    seconds,
+    emails,
+    setUp,
+    resumedWithNothingLost,
+    restartRedisEmpty,
+    close,
+  };
 }
