@@ -4,6 +4,7 @@ import { logs, SeverityNumber } from '@opentelemetry/api-logs';
 
 import { categoryAttribute, functionAttribute, telemetryScope } from '../kernel/appEvent';
 import { boundText } from '../kernel/boundText';
+import { redactSecrets } from '../kernel/redactSecrets';
 import { parseTelemetryLine } from '../kernel/telemetryNames';
 
 const severities: Record<azureFunctions.LogLevel, SeverityNumber> = {
@@ -24,7 +25,7 @@ const MAX_MESSAGE = 8_192;
  * `@azure/functions-opentelemetry-instrumentation` (docs/dependencies.md says why): tells the host the
  * worker exports (`WorkerOpenTelemetryEnabled`: the host then exports no `Function.*` logs itself), turns
  * each log of an invocation into one record with the function it came from, and makes the invocation's
- * trace the parent of the app's spans. A line that is an app event (`Breakwater.<Name> {…}`) is skipped:
+ * trace the parent of the app's spans. Known secret shapes (keys, SAS, `token=`, `code=`) are masked. A line that is an app event (`Breakwater.<Name> {…}`) is skipped:
  * `emitEvent` already wrote its record, with its fields as dimensions (one record per event). Which
  * records leave the process is the level filter's call (composition/telemetrySetup.ts, host.json levels).
  * Call before the worker asks for the app's capabilities (at module load, as runtime.ts does).
@@ -37,7 +38,7 @@ export function exportWorkerLogs(functions: typeof azureFunctions): azureFunctio
     if (parseTelemetryLine(hook.message) !== undefined) return;
     const functionName = hook.invocationContext?.functionName;
     logger.emit({
-      body: boundText(hook.message, MAX_MESSAGE),
+      body: boundText(redactSecrets(hook.message), MAX_MESSAGE),
       severityNumber: severities[hook.level],
       severityText: hook.level,
       attributes: {

@@ -39,6 +39,7 @@ beforeAll(() => {
     schedule: '0 * * * * *',
     handler: (_timer, context) => {
       context.log('watchdog: a plain line');
+      context.warn('watchdog: GET https://x.example/api/approve?token=abc.def&code=fn-key failed');
       context.debug('watchdog: a debug line');
       emitEvent(context, 'warn', 'retentionSaved', {
         partitionId: '0',
@@ -119,6 +120,13 @@ describe('the worker exports its logs itself (OpenTelemetry mode)', () => {
       [functionAttribute]: 'BreakerWatchdog',
       [categoryAttribute]: 'Function.BreakerWatchdog.User',
     });
+  });
+
+  it('masks secret shapes in what it exports (a token or key in a URL)', async () => {
+    records.reset();
+    await invokeRpc('BreakerWatchdog', timer);
+    expect(bodies()).toContain('watchdog: GET https://x.example/api/approve?token=***&code=*** failed');
+    expect(bodies().join(' ')).not.toMatch(/abc\.def|fn-key/);
   });
 
   it("and the trigger's Warning: its information lines and events stay in the process", async () => {
