@@ -15,7 +15,7 @@ export const faultSwitchSettings = {
   BREAKWATER_VERIFY_ALLOWED: boolean({
     description:
       'Marks a sandbox deployment that `npm run verify` may run its outage on (it reads this through ARM and refuses ' +
-      'any app without it). The app itself ignores it. Set by the Bicep parameter allowVerify ' +
+      'any app without it), and the app refuses FAULT_SWITCH_ENABLED=true without it. Set by the Bicep parameter allowVerify ' +
       '(`azd env set BREAKWATER_VERIFY_ALLOWED true`); never on production.',
     default: 'false',
     example: 'false',

@@ -8,9 +8,23 @@ describe('fault switch settings', () => {
     expect(loadConfig(minimal).faultSwitch).toEqual({ enabled: false, maxMinutes: 15 });
   });
 
-  it('turn on with the sample sink', () => {
-    const config = loadConfig({ ...minimal, FAULT_SWITCH_ENABLED: 'TRUE', FAULT_SWITCH_MAX_MINUTES: '5' });
+  it('turn on with the sample sink on a deployment opted in to verify runs', () => {
+    const config = loadConfig({
+      ...minimal,
+      FAULT_SWITCH_ENABLED: 'TRUE',
+      FAULT_SWITCH_MAX_MINUTES: '5',
+      BREAKWATER_VERIFY_ALLOWED: 'true',
+    });
     expect(config.faultSwitch).toEqual({ enabled: true, maxMinutes: 5 });
+  });
+
+  it('refuse to turn on where the deployment has not opted in (a setting copied to production)', () => {
+    expect(problemsOf({ ...minimal, FAULT_SWITCH_ENABLED: 'true' })).toEqual([
+      'FAULT_SWITCH_ENABLED: may only be true on a sandbox opted in to verify runs (BREAKWATER_VERIFY_ALLOWED=true)',
+    ]);
+    expect(
+      problemsOf({ ...minimal, FAULT_SWITCH_ENABLED: 'true', BREAKWATER_VERIFY_ALLOWED: 'false' }),
+    ).toHaveLength(1);
   });
 
   it.each([
@@ -35,6 +49,7 @@ describe('fault switch settings', () => {
       problemsOf({
         ...minimal,
         FAULT_SWITCH_ENABLED: 'true',
+        BREAKWATER_VERIFY_ALLOWED: 'true',
         SINK: 'http',
         SINK_HTTP_URL: 'https://api.example.com/v1/readings',
       }),

@@ -45,6 +45,7 @@ export async function createLocalTarget(services: LocalServices): Promise<LocalT
       ...served.settings,
       ENVIRONMENT_NAME: 'verify-local',
       FAULT_SWITCH_ENABLED: 'true',
+      BREAKWATER_VERIFY_ALLOWED: 'true',
     },
   }).catch(async (error: unknown) => {
     await served.close();
