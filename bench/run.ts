@@ -19,6 +19,7 @@ import { redisRecordSection } from './redisRecordSection';
 import { sinkThroughputSection } from './sinkThroughputSection';
 import { storageCallsSection } from './storageCallsSection';
 import { tableRecordSection } from './tableRecordSection';
+import { telemetryCostSection } from './telemetryCostSection';
 
 const sections: readonly BenchSection[] = [
   redisRecordSection,
@@ -31,6 +32,7 @@ const sections: readonly BenchSection[] = [
   sinkThroughputSection,
   httpThroughputSection,
   cpuPerEventSection,
+  telemetryCostSection,
 ];
 
 function machine(redis: string): string {

@@ -1,0 +1,85 @@
+import { InMemoryLogRecordExporter } from '@opentelemetry/sdk-logs';
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
+
+import { alwaysClosedGate } from '../src/breaker/breakerGate';
+import { type StartedTelemetry, startTelemetry } from '../src/composition/telemetrySetup';
+import { systemClock } from '../src/kernel/clock';
+import { makeBatchProcessor } from '../src/processing/batchProcessor';
+import { makeHttpActivitySink } from '../src/sinks/httpActivitySink';
+import type { BenchSection } from './benchSection';
+import { startFixedDelayApi } from './fixedDelayApi';
+import { median } from './measure';
+import { allProcessed, BATCH, benchContext, makeWorkload } from './sinkWorkload';
+
+const BATCHES = 40;
+const ROUNDS = 6;
+
+/** The telemetry a configuration registers: none, every span, or the default healthy share. */
+const configs = [
+  ['off', undefined],
+  ['on, every span', 100],
+  ['on, default 1 % of healthy spans', 1],
+] as const;
+
+/**
+ * CPU per event of the batch processor with the real HTTP API sink (one `sink POST` span per write)
+ * against a local API answering at once: with no telemetry registered (the API's no-op tracer), with the
+ * providers production registers (batch processors, environment stamping, the healthy-span share) and
+ * an in-memory exporter taking every span, and with the default share. The configurations take turns
+ * round by round; CPU time of this process (the API runs in a process of its own).
+ */
+export const telemetryCostSection: BenchSection = {
+  title: `Telemetry cost: CPU per event, HTTP API sink, ${BATCH}-event batches, exporters off vs on`,
+  async run({ print }) {
+    const api = await startFixedDelayApi(0);
+    try {
+      const sink = makeHttpActivitySink({
+        url: api.url,
+        healthUrl: api.healthUrl,
+        timeoutMs: 10_000,
+        keyPrefix: 'bench-telemetry',
+      });
+      const processor = makeBatchProcessor({
+        ...{ functionName: 'ProcessSensorEvents', sink, breaker: alwaysClosedGate, clock: systemClock },
+        deadLetters: { write: () => Promise.resolve() },
+        retry: { maxAttempts: 4, initialDelayMs: 200, maxDelayMs: 2_000 },
+        batchDeadlineMs: 60_000,
+      });
+      const streams = configs.map(([label]) => makeWorkload('spread', `otel-${label.length}`, 300));
+      const figures = configs.map(() => [] as number[]);
+      const exported = configs.map(() => 0);
+      for (let round = 0; round <= ROUNDS; round++)
+        for (const [i, [, percent]] of configs.entries()) {
+          const spans = new InMemorySpanExporter();
+          const started: StartedTelemetry | undefined =
+            percent === undefined
+              ? undefined
+              : startTelemetry('bench', {
+                  spans,
+                  logs: new InMemoryLogRecordExporter(),
+                  healthySpansPercent: percent,
+                });
+          const batches = Array.from({ length: BATCHES }, streams[i]!);
+          const before = process.cpuUsage();
+          for (const batch of batches) await processor(batch, benchContext).then(allProcessed);
+          await started?.flush();
+          const used = process.cpuUsage(before);
+          const count = spans.getFinishedSpans().length;
+          await started?.shutdown();
+          if (round === 0) continue; // warms up
+          figures[i]!.push((used.user + used.system) / (BATCHES * BATCH));
+          exported[i]! += count;
+        }
+      const [off, all, share] = figures.map((m) => median(m));
+      const events = ROUNDS * BATCHES * BATCH;
+      print(
+        `telemetry cost per event: off ${off!.toFixed(1)} µs, on ${all!.toFixed(1)} µs (${(all! / off!).toFixed(2)}×), on at the default share ${share!.toFixed(1)} µs (${(share! / off!).toFixed(2)}×)`,
+      );
+      print(
+        `spans exported per event: every span ${(exported[1]! / events).toFixed(2)}, default share ${(exported[2]! / events).toFixed(3)}`,
+      );
+    } finally {
+      await api.close();
+    }
+  },
+};
