@@ -11,7 +11,7 @@ import { startFixedDelayApi } from './fixedDelayApi';
 import { median } from './measure';
 import { allProcessed, BATCH, benchContext, makeWorkload } from './sinkWorkload';
 
-const BATCHES = 40;
+const BATCHES = 80;
 const ROUNDS = 6;
 
 /** The telemetry a configuration registers: none, every span, or the default healthy share. */
@@ -26,7 +26,7 @@ const configs = [
  * against a local API answering at once: with no telemetry registered (the API's no-op tracer), with the
  * providers production registers (batch processors, environment stamping, the healthy-span share) and
  * an in-memory exporter taking every span, and with the default share. The configurations take turns
- * round by round; CPU time of this process (the API runs in a process of its own).
+ * round by round, in a rotating order; CPU time of this process (the API runs in a process of its own).
  */
 export const telemetryCostSection: BenchSection = {
   title: `Telemetry cost: CPU per event, HTTP API sink, ${BATCH}-event batches, exporters off vs on`,
@@ -49,7 +49,8 @@ export const telemetryCostSection: BenchSection = {
       const figures = configs.map(() => [] as number[]);
       const exported = configs.map(() => 0);
       for (let round = 0; round <= ROUNDS; round++)
-        for (const [i, [, percent]] of configs.entries()) {
+        for (const i of [0, 1, 2].map((k) => (k + round) % configs.length)) {
+          const percent = configs[i]![1];
           const spans = new InMemorySpanExporter();
           const started: StartedTelemetry | undefined =
             percent === undefined
