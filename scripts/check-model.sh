@@ -11,8 +11,9 @@ cd "$(dirname "$0")/.."
 if ! command -v spin > /dev/null; then
   if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
     echo "check-model: installing spin (apt-get install spin)"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq spin > /dev/null ||
-      { apt-get update -qq > /dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq spin > /dev/null; }
+    # Another apt run (the tests installing Redis or Chromium) may hold the lock: wait for it, as they do.
+    apt_get() { DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 "$@"; }
+    apt_get install -y -qq spin > /dev/null || { apt_get update -qq > /dev/null && apt_get install -y -qq spin > /dev/null; }
   else
     echo "check-model: spin is not installed; install it (Debian/Ubuntu: sudo apt-get install spin) and run again" >&2
     exit 1
