@@ -7,13 +7,14 @@ import type { BatchProcessor } from './batchProcessor';
 
 /**
  * Drains what the retention guard saved for a partition before its batch runs (G7): resolves to the
- * last saved sequence number drained (undefined: none saved); throws like a held batch when the saved
- * events cannot reach the sink yet. The retention folder implements it (`makeSavedFirst`).
+ * sequence numbers whose saved copy was drained, so the batch's own copies of them are done (undefined:
+ * none saved); throws like a held batch when the saved events cannot reach the sink yet. The retention
+ * folder implements it (`makeSavedFirst`).
  */
 export type SavedFirst = (
   partitionId: string,
   run: { readonly rerun: number; readonly invocationId: string; readonly logger: Logger },
-) => Promise<number | undefined>;
+) => Promise<ReadonlySet<number> | undefined>;
 
 export interface ProcessHandlerDeps {
   readonly processBatch: BatchProcessor;
@@ -46,7 +47,7 @@ export function makeProcessHandler(deps: ProcessHandlerDeps): EventHubHandler {
     const { maxRetryCount } = deps.triggerRetry;
     const partitionId = batch.events[0]?.partitionId;
     // Throws like a held batch when the saved events cannot reach the sink yet: the batch stays held.
-    const savedThrough =
+    const drained =
       deps.savedFirst && partitionId !== undefined
         ? await deps.savedFirst(partitionId, {
             rerun: retryCount,
@@ -55,9 +56,9 @@ export function makeProcessHandler(deps: ProcessHandlerDeps): EventHubHandler {
           })
         : undefined;
     const events =
-      savedThrough === undefined
+      drained === undefined
         ? batch.events
-        : batch.events.filter((e) => e.sequenceNumber === undefined || e.sequenceNumber > savedThrough);
+        : batch.events.filter((e) => e.sequenceNumber === undefined || !drained.has(e.sequenceNumber));
     if (events.length === 0) {
       context.log(
         `batch of ${batch.events.length} (partition ${partitionId ?? '?'}): every event was saved and drained`,

@@ -11,6 +11,12 @@ export interface DrainResult {
   readonly partitions: readonly string[];
   /** Per partition, the highest sequence number drained (saved meanwhile included). */
   readonly through: Readonly<Record<string, number>>;
+  /**
+   * Per partition, the events whose intact saved copy (`SavedRead.intact`) was drained: only these are
+   * done for a live batch. A blob that only bears an event's name (renamed, edited) or is far ahead of
+   * the partition (left from a hub created again, written by hand) makes no live event count as done.
+   */
+  readonly intact: Readonly<Record<string, readonly number[]>>;
 }
 
 /** Saved events written to the sink per processing call, as the host would deliver a batch. */
@@ -41,6 +47,7 @@ export async function drainSavedEvents(
   let drained = 0;
   let dead = 0;
   const through: Record<string, number> = {};
+  const intact: Record<string, number[]> = {};
   const processHeld = async (events: ReceivedEvent[], partitionId: string, first: number) => {
     const rerun = Math.max(run.rerun ?? 0, await saved.heldRuns(partitionId, first));
     try {
@@ -63,7 +70,7 @@ export async function drainSavedEvents(
     for (let seqs = await saved.sequenceNumbers(partitionId); seqs.length > 0;) {
       for (let i = 0; i < seqs.length; i += DRAIN_BATCH) {
         const chunk = seqs.slice(i, i + DRAIN_BATCH);
-        const events = await saved.read(partitionId, chunk);
+        const { events, intact: copies } = await saved.read(partitionId, chunk);
         const first = events[0]?.sequenceNumber;
         if (first !== undefined) {
           const result = await processHeld(events, partitionId, first);
@@ -72,19 +79,21 @@ export async function drainSavedEvents(
         }
         await saved.remove(partitionId, chunk);
         through[partitionId] = Math.max(through[partitionId] ?? -1, ...chunk);
+        (intact[partitionId] ??= []).push(...copies);
       }
       seqs = await saved.sequenceNumbers(partitionId);
     }
   }
-  return { drained, dead, partitions, through };
+  return { drained, dead, partitions, through, intact };
 }
 
 /**
  * Before a batch of a partition is processed: the events the retention guard saved for it go first.
  * Covers a partition held while the breaker is CLOSED (a held batch, a store outage, a downstream failing
  * below the threshold), whose running listener never re-reads the checkpoint the guard moved: on the
- * held batch's next re-run the saved events are drained in order, and the batch's own events up to the
- * last saved one count as done. Returns the last saved sequence number drained (undefined: none saved).
+ * held batch's next re-run the saved events are drained in order, and the batch's own events whose intact
+ * copy was drained count as done (never all up to the last saved name: a stray blob far ahead would
+ * skip live events). Returns those sequence numbers (undefined: none saved).
  * A held batch always looks; another looks at most once per `ttlMs` per partition and process (a
  * partition that moved here after a save, or a consumer so far behind that the guard saved).
  */
@@ -98,12 +107,11 @@ export function makeSavedFirst(
   return async (
     partitionId: string,
     run: { readonly rerun: number; readonly invocationId: string; readonly logger: Logger },
-  ): Promise<number | undefined> => {
+  ): Promise<ReadonlySet<number> | undefined> => {
     const checkedAt = noneSince.get(partitionId);
     if (run.rerun === 0 && checkedAt !== undefined && now() - checkedAt < ttlMs) return undefined;
     const seqs = await saved.sequenceNumbers(partitionId);
-    const last = seqs[seqs.length - 1];
-    if (last === undefined) {
+    if (seqs.length === 0) {
       noneSince.set(partitionId, now());
       return undefined;
     }
@@ -118,6 +126,6 @@ export function makeSavedFirst(
       `partition ${partitionId}: ${result.drained} events saved before the hub's retention reached the sink first`,
     );
     // Saved meanwhile (the guard's next run) counts too: the batch's own copies of them are done.
-    return Math.max(last, result.through[partitionId] ?? last);
+    return new Set(result.intact[partitionId]);
   };
 }

@@ -23,10 +23,11 @@ export interface SavedEvents {
   sequenceNumbers(partitionId: string): Promise<number[]>;
   /**
    * These saved events of a partition (from `sequenceNumbers`), in the order given; one removed meanwhile
-   * (another drain) is left out. A blob that is not a saved event (edited, truncated) comes back as an
-   * event whose body is the blob's bytes: the processing path dead-letters it as poison, bytes and all.
+   * (another drain) is left out. A blob that is not a saved event (edited, truncated, renamed) comes back
+   * as an event whose body is the blob's bytes: the processing path dead-letters it as poison, bytes and
+   * all. `intact`: the sequence numbers whose blob is the guard's copy of that very event.
    */
-  read(partitionId: string, sequenceNumbers: readonly number[]): Promise<ReceivedEvent[]>;
+  read(partitionId: string, sequenceNumbers: readonly number[]): Promise<SavedRead>;
   /** Removes saved events after they reached the sink (a missing blob is already removed). */
   remove(partitionId: string, sequenceNumbers: readonly number[]): Promise<void>;
   /** Held drain runs of the batch that starts at this saved event (its blob's metadata); 0 when none. */
@@ -35,6 +36,12 @@ export interface SavedEvents {
   recordHeldRun(partitionId: string, sequenceNumber: number, runs: number): Promise<void>;
   /** How many are saved in all (for the status, the page and the heartbeat). */
   count(): Promise<{ readonly total: number; readonly byPartition: Readonly<Record<string, number>> }>;
+}
+
+/** Saved events as read back: the events, and which of them are intact copies of the event they name. */
+export interface SavedRead {
+  readonly events: ReceivedEvent[];
+  readonly intact: readonly number[];
 }
 
 const PARALLEL = 16;
@@ -67,7 +74,11 @@ const savedEventJson = z.object({
 type SavedEventJson = z.infer<typeof savedEventJson>;
 
 /** A saved blob as the event it holds; one that is not (or names another event) as its raw bytes. */
-function fromBlob(partitionId: string, sequenceNumber: number, buffer: Buffer): Omit<ReceivedEvent, 'index'> {
+function fromBlob(
+  partitionId: string,
+  sequenceNumber: number,
+  buffer: Buffer,
+): { readonly event: Omit<ReceivedEvent, 'index'>; readonly intact: boolean } {
   let json: unknown;
   try {
     json = JSON.parse(buffer.toString('utf8'));
@@ -81,7 +92,7 @@ function fromBlob(partitionId: string, sequenceNumber: number, buffer: Buffer): 
     parsed.data.sequenceNumber === sequenceNumber
   ) {
     const e = parsed.data;
-    return {
+    const event = {
       body: Buffer.from(e.body, 'base64'),
       partitionId,
       sequenceNumber,
@@ -90,9 +101,10 @@ function fromBlob(partitionId: string, sequenceNumber: number, buffer: Buffer): 
       properties: e.properties,
       systemProperties: e.systemProperties,
     };
+    return { event, intact: true };
   }
   // Not decodable as a reading either: the batch processor dead-letters it as poison, bytes kept.
-  return {
+  const event = {
     body: buffer,
     partitionId,
     sequenceNumber,
@@ -101,6 +113,7 @@ function fromBlob(partitionId: string, sequenceNumber: number, buffer: Buffer): 
     properties: {},
     systemProperties: {},
   };
+  return { event, intact: false };
 }
 
 export function makeSavedEvents(container: ContainerClient): SavedEvents {
@@ -171,7 +184,7 @@ export function makeSavedEvents(container: ContainerClient): SavedEvents {
     sequenceNumbers,
 
     async read(partitionId, seqs) {
-      const found = new Array<Omit<ReceivedEvent, 'index'> | undefined>(seqs.length);
+      const found = new Array<ReturnType<typeof fromBlob> | undefined>(seqs.length);
       await inBatches(
         seqs.map((seq, index) => ({ seq, index })),
         async ({ seq, index }) => {
@@ -185,7 +198,13 @@ export function makeSavedEvents(container: ContainerClient): SavedEvents {
           found[index] = fromBlob(partitionId, seq, buffer);
         },
       );
-      return found.filter((e) => e !== undefined).map((e, index) => ({ ...e, index }));
+      const read = found.filter((e) => e !== undefined);
+      return {
+        events: read.map(({ event }, index) => ({ ...event, index })),
+        intact: read.flatMap(({ event, intact }) =>
+          intact && event.sequenceNumber !== undefined ? [event.sequenceNumber] : [],
+        ),
+      };
     },
 
     async remove(partitionId, seqs) {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindingOfType, invokeRpc, registration } from '../../sim/host/fakeFunctionsCore';
 import { endpointPort, type FaultProxy, startFaultProxy, withEndpointPort } from '../../sim/net/faultProxy';
 import type { DeadLetterMessage } from '../../src/deadLetters/deadLetterMessage';
+import { savedBlobName } from '../../src/retention/savedEvents';
 import { applyEnv, testAppEnv } from '../support/appEnv';
 import { jsonBody, reading, rpcEventBatch } from '../support/sensorEvents';
 
@@ -14,7 +15,7 @@ let env: Record<string, string>;
 let proxy: FaultProxy;
 
 beforeAll(async () => {
-  const base = testAppEnv('fn');
+  const base = testAppEnv('fn', { RETENTION_GUARD_ENABLED: 'true' });
   // Table traffic goes through a fault proxy so a test can make the sink answer 503 for one home.
   proxy = await startFaultProxy(endpointPort(base.AzureWebJobsStorage!, 'TableEndpoint'));
   env = {
@@ -156,5 +157,78 @@ describe('ProcessSensorEvents invoked through the programming model', () => {
     expect(letter).toMatchObject({ reason: 'poison', bodyBytes: big.length });
     const stored = await container().getBlobClient(letter!.blobName).downloadToBuffer();
     expect(stored.equals(big)).toBe(true);
+  });
+});
+
+describe("a live batch after the retention guard's saved events", () => {
+  /** A blob as the guard writes it for one event (`savedBlobName`'s name, its JSON). */
+  const saveAs = async (name: string, partitionId: string, sequenceNumber: number, body: Buffer) => {
+    await container().createIfNotExists();
+    const json = JSON.stringify({
+      partitionId,
+      sequenceNumber,
+      properties: {},
+      systemProperties: {},
+      body: body.toString('base64'),
+    });
+    await container().getBlockBlobClient(name).upload(json, Buffer.byteLength(json));
+  };
+  const rowOf = (homeId: string, sensorId: string) =>
+    table()
+      .getEntity<{ eventSequenceNumber: number }>(homeId, sensorId)
+      .then(
+        (row) => row.eventSequenceNumber,
+        () => undefined,
+      );
+
+  it('still writes its events when a stray saved event far ahead is drained first (a recreated hub, a forged blob)', async () => {
+    // Left from a hub of the same name deleted and created again (its sequence numbers start at 0).
+    await saveAs(savedBlobName('11', 5000), '11', 5000, jsonBody(reading({ homeId: 'home-stray' })));
+    const bodies = [0, 1, 2].map((i) => jsonBody(reading({ homeId: 'home-live-11', sensorId: `s${i}` })));
+    await invokeRpc(FN, rpcEventBatch(bodies, { partitionId: '11', firstSequenceNumber: 10 }));
+    expect([
+      await rowOf('home-live-11', 's0'),
+      await rowOf('home-live-11', 's1'),
+      await rowOf('home-live-11', 's2'),
+    ]).toEqual([10, 11, 12]);
+    expect(await rowOf('home-stray', 'door-1')).toBe(5000);
+    expect(await drainDeadLetters()).toEqual([]);
+  });
+
+  it('still writes the event a renamed saved blob names: only a blob whose content is that event stands for it', async () => {
+    // The guard's copy of event 5, renamed to 6: it is not event 6, so the live event 6 is written.
+    await saveAs(
+      savedBlobName('12', 6),
+      '12',
+      5,
+      jsonBody(reading({ homeId: 'home-live-12', sensorId: 's0' })),
+    );
+    const bodies = [0, 1, 2].map((i) => jsonBody(reading({ homeId: 'home-live-12', sensorId: `s${i}` })));
+    await invokeRpc(FN, rpcEventBatch(bodies, { partitionId: '12', firstSequenceNumber: 5 }));
+    expect([
+      await rowOf('home-live-12', 's0'),
+      await rowOf('home-live-12', 's1'),
+      await rowOf('home-live-12', 's2'),
+    ]).toEqual([5, 6, 7]);
+    const letters = await drainDeadLetters();
+    expect(letters.map((l) => [l.partitionId, l.sequenceNumber, l.reason])).toEqual([['12', 6, 'poison']]);
+  });
+
+  it("counts the guard's own saved copies as done: each event reaches the sink once", async () => {
+    const bodies = [0, 1, 2, 3].map((i) => jsonBody(reading({ homeId: 'home-live-13', sensorId: `s${i}` })));
+    for (const i of [0, 1]) await saveAs(savedBlobName('13', 20 + i), '13', 20 + i, bodies[i]!);
+    const { logs } = await invokeRpc(
+      FN,
+      rpcEventBatch(bodies, { partitionId: '13', firstSequenceNumber: 20 }),
+    );
+    const rows = await Promise.all(['s0', 's1', 's2', 's3'].map((s) => rowOf('home-live-13', s)));
+    expect(rows).toEqual([20, 21, 22, 23]);
+    const messages = logs.map((l) => l.message);
+    expect(messages).toContain(
+      "partition 13: 2 events saved before the hub's retention reached the sink first",
+    );
+    expect(messages.filter((m) => /^batch of 4 \(partition 13, retry 0\): 2 processed/.test(m))).toHaveLength(
+      1,
+    );
   });
 });
