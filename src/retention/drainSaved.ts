@@ -77,7 +77,11 @@ export async function drainSavedEvents(
           drained += result.processed;
           dead += result.deadLettered;
         }
-        await saved.remove(partitionId, chunk);
+        // Only what was read: a blob gone meanwhile needs no removal, one too large to be a saved event stays.
+        await saved.remove(
+          partitionId,
+          events.flatMap((e) => (e.sequenceNumber === undefined ? [] : [e.sequenceNumber])),
+        );
         through[partitionId] = Math.max(through[partitionId] ?? -1, ...chunk);
         (intact[partitionId] ??= []).push(...copies);
       }

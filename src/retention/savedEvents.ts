@@ -44,6 +44,12 @@ export interface SavedRead {
   readonly intact: readonly number[];
 }
 
+/**
+ * The largest blob that can be a saved event: the largest event Event Hubs takes (1 MB, 20 MB on a
+ * Dedicated cluster) as base64 in the JSON, with its properties. The guard never writes a larger one.
+ */
+export const MAX_SAVED_BLOB_BYTES = 32 * 1024 * 1024;
+
 const PARALLEL = 16;
 /** Blob metadata: how many drain runs held the batch that starts at this saved event. */
 const HELD_RUNS = 'drainheldruns';
@@ -116,6 +122,32 @@ function fromBlob(
   return { event, intact: false };
 }
 
+/**
+ * A saved blob's bytes, or undefined when it is gone or larger than a saved event can be (replaced since
+ * it was listed): only the first bytes past the bound are ever fetched.
+ */
+async function downloadBounded(container: ContainerClient, name: string): Promise<Buffer | undefined> {
+  let response;
+  try {
+    response = await container.getBlockBlobClient(name).download(0, MAX_SAVED_BLOB_BYTES + 1);
+  } catch (error) {
+    const status = (error as { statusCode?: unknown }).statusCode;
+    // 416: the blob is empty (a range of an empty blob is not satisfiable); its bytes are none.
+    if (status === 416) return Buffer.alloc(0);
+    if (status === 404) return undefined;
+    throw error;
+  }
+  const stream = response.readableStreamBody;
+  if ((response.contentLength ?? 0) > MAX_SAVED_BLOB_BYTES) {
+    stream?.destroy();
+    return undefined;
+  }
+  if (stream === undefined) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
 export function makeSavedEvents(container: ContainerClient): SavedEvents {
   let ready: Promise<unknown> | undefined;
   const ensureReady = () =>
@@ -124,10 +156,13 @@ export function makeSavedEvents(container: ContainerClient): SavedEvents {
       throw error;
     }));
 
+  // Saved events only: a blob larger than any saved event can be is not one (the guard never wrote it),
+  // so it is left in place unread, as a name the guard does not write is.
   const list = async (prefix: string): Promise<string[]> => {
     const names: string[] = [];
     try {
-      for await (const blob of container.listBlobsFlat({ prefix })) names.push(blob.name);
+      for await (const blob of container.listBlobsFlat({ prefix }))
+        if ((blob.properties.contentLength ?? 0) <= MAX_SAVED_BLOB_BYTES) names.push(blob.name);
     } catch (error) {
       if ((error as { statusCode?: unknown }).statusCode === 404) return [];
       throw error;
@@ -188,14 +223,8 @@ export function makeSavedEvents(container: ContainerClient): SavedEvents {
       await inBatches(
         seqs.map((seq, index) => ({ seq, index })),
         async ({ seq, index }) => {
-          let buffer: Buffer;
-          try {
-            buffer = await container.getBlockBlobClient(savedBlobName(partitionId, seq)).downloadToBuffer();
-          } catch (error) {
-            if ((error as { statusCode?: unknown }).statusCode === 404) return;
-            throw error;
-          }
-          found[index] = fromBlob(partitionId, seq, buffer);
+          const buffer = await downloadBounded(container, savedBlobName(partitionId, seq));
+          if (buffer !== undefined) found[index] = fromBlob(partitionId, seq, buffer);
         },
       );
       const read = found.filter((e) => e !== undefined);

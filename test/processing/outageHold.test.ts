@@ -9,7 +9,7 @@ import type { SensorReading } from '../../src/hub/sensorReading';
 import type { FailureSample } from '../../src/kernel/failureSample';
 import { type BatchContext, makeBatchProcessor } from '../../src/processing/batchProcessor';
 import { drainSavedEvents } from '../../src/retention/drainSaved';
-import { makeSavedEvents, savedBlobName } from '../../src/retention/savedEvents';
+import { makeSavedEvents, MAX_SAVED_BLOB_BYTES, savedBlobName } from '../../src/retention/savedEvents';
 import type { ActivitySink } from '../../src/sinks/activitySink';
 import { testAppEnv } from '../support/appEnv';
 import { jsonBody, reading, receivedEvent } from '../support/sensorEvents';
@@ -280,22 +280,42 @@ describe("saved events (the retention guard's) drained after an approval", () =>
     );
     await container.getBlockBlobClient(savedBlobName('5', 3)).upload('{"partitionId":"5","seq', 23);
     await container.getBlockBlobClient(savedBlobName('5', 6)).upload(JSON.stringify({ body: 42 }), 13);
+    await container.getBlockBlobClient(savedBlobName('5', 8)).upload('', 0);
     // Names the store never writes (copied or edited by hand) are not saved events: left alone.
     const foreign = ['saved/5/007.json', 'saved/5/x/7.json'];
     for (const name of foreign) await container.getBlockBlobClient(name).upload('{}', 2);
     const { sink, written } = scriptedSink(() => undefined);
     const result = await drainSavedEvents(saved, processor(sink, recordingGate().gate), drainRun);
-    expect(result).toMatchObject({ drained: 8, dead: 2 });
-    expect(written).toEqual(['s0', 's1', 's2', 's4', 's5', 's7', 's8', 's9']);
+    expect(result).toMatchObject({ drained: 7, dead: 3 });
+    expect(written).toEqual(['s0', 's1', 's2', 's4', 's5', 's7', 's9']);
     expect((await drain()).map((m) => [m.partitionId, m.sequenceNumber, m.reason])).toEqual([
       ['5', 3, 'poison'],
       ['5', 6, 'poison'],
+      ['5', 8, 'poison'],
     ]);
     expect((await saved.count()).total).toBe(0);
     for (const name of foreign) {
       expect(await container.getBlockBlobClient(name).exists()).toBe(true);
       await container.getBlockBlobClient(name).delete();
     }
+  });
+
+  it('leaves a blob over the largest saved event in place, unread, and drains the rest (no worker holds 40 MiB for one event)', async () => {
+    const saved = await savedIn();
+    const container = BlobServiceClient.fromConnectionString(env.AzureWebJobsStorage!).getContainerClient(
+      env.DEAD_LETTER_CONTAINER!,
+    );
+    const huge = Buffer.alloc(MAX_SAVED_BLOB_BYTES + 1, 0x20);
+    await container.getBlockBlobClient(savedBlobName('5', 3)).uploadData(huge);
+    const { sink, written } = scriptedSink(() => undefined);
+    const result = await drainSavedEvents(saved, processor(sink, recordingGate().gate), drainRun);
+    expect(result).toMatchObject({ drained: 9, dead: 0 });
+    expect(written).toEqual(['s0', 's1', 's2', 's4', 's5', 's6', 's7', 's8', 's9']);
+    expect(await drain()).toEqual([]);
+    const left = await container.getBlockBlobClient(savedBlobName('5', 3)).getProperties();
+    expect(left.contentLength).toBe(huge.length);
+    expect((await saved.count()).total).toBe(0);
+    await container.getBlockBlobClient(savedBlobName('5', 3)).delete();
   });
 
   it('keeps every saved event and throws while the downstream is down: an outage is never isolated', async () => {
