@@ -2,7 +2,8 @@
  * APPROVAL_REQUIRE_SIGNED_IN on every path that approves, wired from settings as in Azure: the operator
  * API's reset (an approval while the orchestration waits, the break-glass close otherwise) takes the
  * function key AND a listed signed-in principal; the key alone, or a principal not in APPROVERS,
- * changes nothing. The approval page checks the same list; there is no other door.
+ * changes nothing. Maintenance (enter and leave) takes the same. The approval page checks the same list;
+ * there is no other door.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
@@ -83,5 +84,50 @@ describe('APPROVAL_REQUIRE_SIGNED_IN on the operator API', () => {
     await world.durable.catchUp();
     expect(status()?.approvedBy).toBe('OnCall@example.com');
     expect((await world.runtime.breakerStore.getState()).state).not.toBe('OPEN');
+  });
+});
+
+describe('APPROVAL_REQUIRE_SIGNED_IN on maintenance (entering stops consuming; leaving starts it again)', () => {
+  const current = async () => {
+    const res = await fetch(`${world.http.baseUrl}/api/breaker/maintenance`, {
+      headers: { 'x-functions-key': FUNCTION_KEY },
+    });
+    return ((await res.json()) as { maintenance: Record<string, unknown> | null }).maintenance;
+  };
+
+  it('the function key alone, or a principal not in APPROVERS, neither enters nor leaves it', async () => {
+    const enabledBefore = !world.isDisabled();
+    const keyOnly = await post('breaker/maintenance', {
+      action: 'enter',
+      reason: 'drill',
+      by: 'oncall@example.com',
+    });
+    expect(keyOnly.status).toBe(401);
+    expect(keyOnly.json.error).toMatch(/signed in/);
+    const stranger = await post(
+      'breaker/maintenance',
+      { action: 'enter', reason: 'drill' },
+      signedIn('mallory@example.com'),
+    );
+    expect(stranger.status).toBe(403);
+    expect(await current()).toBeNull();
+    expect(!world.isDisabled()).toBe(enabledBefore);
+  });
+
+  it('a listed approver enters (recorded under the principal); the key alone cannot leave it', async () => {
+    const entered = await post(
+      'breaker/maintenance',
+      { action: 'enter', reason: 'drill', by: 'someone else' },
+      signedIn('oncall@example.com'),
+    );
+    expect(entered.status).toBe(200);
+    expect(await current()).toMatchObject({ reason: 'drill', by: 'oncall@example.com' });
+    const keyOnly = await post('breaker/maintenance', { action: 'leave' });
+    expect(keyOnly.status).toBe(401);
+    expect(await current()).toMatchObject({ reason: 'drill' });
+    expect(world.isDisabled()).toBe(true);
+    const left = await post('breaker/maintenance', { action: 'leave' }, signedIn('oncall@example.com'));
+    expect(left.status).toBe(200);
+    expect(await current()).toBeNull();
   });
 });
