@@ -94,6 +94,24 @@ describe('POST /api/approve', () => {
     ]);
   });
 
+  it('in notifying, refuses the link of the previous trip and a replay of the link just used', async () => {
+    const previous = await f.trip();
+    await f.store.transition('OPEN', 'CLOSED', previous, f.clock.now());
+    const tripId = await f.trip('notifying');
+    const stale = await post({ token: f.sign(previous), approver: 'Dana' });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toContain('<h1>Link for an older trip</h1>');
+    const token = f.sign(tripId);
+    expect((await post({ token, approver: 'Dana' })).status).toBe(200);
+    // The email is still being sent: the phase has not moved on, yet the second click raises nothing.
+    const replay = await post({ token, approver: 'Eve' });
+    expect(replay.status).toBe(409);
+    expect(replay.body).toContain('<h1>Already approved</h1>');
+    expect(f.durable.raised).toEqual([
+      { instanceId: breakerInstanceId(tripId), name: 'Approval', data: { tripId, approvedBy: 'Dana' } },
+    ]);
+  });
+
   it('treats an orchestration already in probation as approved', async () => {
     const tripId = await f.trip('probation');
     const res = await post({ token: f.sign(tripId), approver: 'Dana' });
