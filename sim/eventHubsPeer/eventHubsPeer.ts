@@ -31,6 +31,8 @@ export interface EventHubsPeer {
   connectionString(key?: SasKey): string;
   /** Delivers events appended to the store outside the peer to open receive links. */
   flush(): void;
+  /** Receive links opened on a partition so far (each a reader's subscription), for tests that count reads. */
+  readonly receiveLinksOpened: number;
   close(): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ export async function startEventHubsPeer(options: EventHubsPeerOptions): Promise
   const claims = new Map<Connection, Map<string, number>>();
   const readers = new Set<{ sender: Sender; partitionId: string; next: number }>();
   let roundRobin = 0;
+  let receiveLinksOpened = 0;
 
   const authorised = (connection: Connection, address: string) => {
     const now = options.clock();
@@ -149,6 +152,7 @@ export async function startEventHubsPeer(options: EventHubsPeerOptions): Promise
       const { partitionId } = target;
       const next = firstSequenceOf(selectorOf(filter), (o) => sequenceAtOffset(store, partitionId, o));
       readers.add({ sender, partitionId, next: Math.min(next, store.size(partitionId)) });
+      receiveLinksOpened++;
     } catch (error) {
       sender.close({ condition: 'amqp:not-implemented', description: String(error) });
     }
@@ -204,6 +208,9 @@ export async function startEventHubsPeer(options: EventHubsPeerOptions): Promise
       `Endpoint=sb://${HOST}:${port};SharedAccessKeyName=${key.name};SharedAccessKey=${key.key};` +
       `EntityPath=${hubName};UseDevelopmentEmulator=true`,
     flush: pump,
+    get receiveLinksOpened() {
+      return receiveLinksOpened;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

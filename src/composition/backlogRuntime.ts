@@ -98,11 +98,25 @@ export function hubPartsFor(runtime: Runtime): HubParts {
   return made;
 }
 
-/** The held-backlog reader over `hubPartsFor`. */
+/**
+ * The held-backlog reader over `hubPartsFor`. Callers that arrive while a read is in flight share it
+ * (a read that peeks the oldest event serves one that does not): many page loads at once (operators, a
+ * mail scanner opening the link) cost one read of the hub, not a queue of one subscription each per
+ * partition (hub/partitionTurns.ts), and none waits behind the others' turns.
+ */
 export function createHeldBacklogReader(runtime: Runtime): HeldBacklogReader {
   const { hub, checkpoints, source } = hubPartsFor(runtime);
-  return (peekOldest) =>
-    readHeldBacklog(
+  const inFlight = new Map<boolean, Promise<HeldBacklog>>();
+  return (peekOldest) => {
+    const shared = inFlight.get(peekOldest) ?? (peekOldest ? undefined : inFlight.get(true));
+    if (shared) return shared;
+    const read = readOnce(peekOldest).finally(() => inFlight.delete(peekOldest));
+    inFlight.set(peekOldest, read);
+    return read;
+  };
+
+  function readOnce(peekOldest: boolean): Promise<HeldBacklog> {
+    return readHeldBacklog(
       {
         hub,
         checkpoints: (signal) => readCheckpoints(checkpoints.container, checkpoints.prefix, signal),
@@ -118,4 +132,5 @@ export function createHeldBacklogReader(runtime: Runtime): HeldBacklogReader {
       },
       peekOldest,
     );
+  }
 }

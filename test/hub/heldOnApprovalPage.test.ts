@@ -99,6 +99,25 @@ describe('what is held, read from the hub itself', () => {
     }
   });
 
+  it('answers many page loads at once (a mail scanner opening the link) with one read of the hub, not one each', async () => {
+    const statusOnce = async () => {
+      const res = await fetch(`${w.world.http.baseUrl}/api/breaker/status?code=${FUNCTION_KEY}`);
+      return (await res.json()) as { held: { partitions: { oldestEnqueuedAt: string | null }[] } };
+    };
+    await statusOnce();
+    const perRead = w.peer.receiveLinksOpened;
+    await statusOnce();
+    const linksOfOneRead = w.peer.receiveLinksOpened - perRead;
+    expect(linksOfOneRead).toBeGreaterThan(0);
+    const before = w.peer.receiveLinksOpened;
+    const reads = await Promise.all(Array.from({ length: 24 }, () => statusOnce()));
+    const expected = w.truth().map((t) => (t.held > 0 ? (t.oldestEnqueuedAt ?? null) : null));
+    for (const status of reads)
+      expect(status.held.partitions.map((p) => p.oldestEnqueuedAt)).toEqual(expected);
+    // Readers that arrive while a read is in flight share it: at most that read and one after it.
+    expect(w.peer.receiveLinksOpened - before).toBeLessThanOrEqual(2 * linksOfOneRead);
+  });
+
   it('degrades to "unknown" with the reason when the hub is gone, never an error page', async () => {
     await w.peer.close();
     const page = await fetch(link);
