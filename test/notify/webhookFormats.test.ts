@@ -44,6 +44,15 @@ describe('webhook signature (the scheme receivers implement)', () => {
     expect(verifyWebhookSignature({ ...signed, timestamp: 'soon', keys: [KEY] })).toBe(false);
   });
 
+  it('accepts a timestamp exactly at the tolerance, either side of now, and refuses one second past it', () => {
+    expect(verifyWebhookSignature({ ...signed, nowSeconds: T + 300, keys: [KEY] })).toBe(true);
+    expect(verifyWebhookSignature({ ...signed, nowSeconds: T - 300, keys: [KEY] })).toBe(true);
+    expect(verifyWebhookSignature({ ...signed, nowSeconds: T - 301, keys: [KEY] })).toBe(false);
+    const tight = { ...signed, keys: [KEY], toleranceSeconds: 30 };
+    expect(verifyWebhookSignature({ ...tight, nowSeconds: T + 30 })).toBe(true);
+    expect(verifyWebhookSignature({ ...tight, nowSeconds: T + 31 })).toBe(false);
+  });
+
   it('is v1= and the hex HMAC-SHA256 of "<timestamp>.<body>", as documented for receivers', () => {
     const expected = createHmac('sha256', KEY).update(`${T}.${body}`).digest('hex');
     expect(signed.signature).toBe(`v1=${expected}`);

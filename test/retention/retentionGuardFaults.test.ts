@@ -128,6 +128,17 @@ describe('the retention guard under faults', () => {
     expect((await savedDirect.count()).total).toBe(0);
   });
 
+  it('saves from the first minute of the margin: 1 ms before it nothing, at its edge every waiting event', async () => {
+    // The events were enqueued at T0: the margin of 15 min before the 1 h retention begins at T0 + 45 min.
+    clock.now = T0 + 45 * 60_000 - 1;
+    const before = await runRetentionGuard(deps(), logger);
+    expect(before.partitions.map((p) => p.outcome)).toEqual(['in-time', 'in-time']);
+    clock.now = T0 + 45 * 60_000;
+    const at = await runRetentionGuard(deps(), logger);
+    expect(at.partitions.map((p) => p.outcome)).toEqual(['saved', 'saved']);
+    expect(at.saved).toBe(25 + 30);
+  });
+
   it('storage down part-way through a save: loud, no checkpoint move; the next run saves all, duplicates only', async () => {
     // Blob writes of partition 0's events from sequence 15 on fail (503), as when storage goes away.
     proxy.setRule(({ method, url }) => {
@@ -208,6 +219,58 @@ describe('the retention guard under faults', () => {
       from: 10,
       through: 29,
     });
+    expect(await checkpointOf('0')).toBe(29);
+  });
+
+  it('the host checkpoints while the guard waits for the lease: it saves nothing it read before, only from the new checkpoint', async () => {
+    const host = hostCheckpointWriter(checkpoints, {
+      fullyQualifiedNamespace: '127.0.0.1',
+      hubName,
+      consumerGroup: 'g',
+    });
+    const lease = blobPartitionLease(leases, 'retention-guard');
+    const saves: number[] = [];
+    const counting: SavedEvents = {
+      ...savedThroughProxy,
+      async save(events) {
+        for (const e of events) if (e.partitionId === '0') saves.push(e.sequenceNumber ?? -1);
+        await savedThroughProxy.save(events);
+      },
+    };
+    // Between the guard's first read (checkpoint 4) and its lease, the host processes through 9.
+    const racingLease: RetentionGuardDeps['lease'] = async (partitionId) => {
+      if (partitionId === '0') await host('0', { sequenceNumber: 9, offset: '9216' });
+      return lease(partitionId);
+    };
+    const first = await runRetentionGuard(deps({ saved: counting, lease: racingLease }), logger);
+    expect(first.partitions.find((p) => p.partitionId === '0')).toMatchObject({ outcome: 'locked' });
+    expect(saves).toEqual([]);
+    expect(await checkpointOf('0')).toBe(9);
+    const second = await runRetentionGuard(deps({ saved: counting }), logger);
+    expect(second.partitions.find((p) => p.partitionId === '0')).toMatchObject({ from: 10, through: 29 });
+    expect(Math.min(...saves)).toBe(10);
+  });
+
+  it('the host checkpoints the very last saved event during the save: the save is done, not a failure', async () => {
+    const host = hostCheckpointWriter(checkpoints, {
+      fullyQualifiedNamespace: '127.0.0.1',
+      hubName,
+      consumerGroup: 'g',
+    });
+    const racing: SavedEvents = {
+      ...savedThroughProxy,
+      async save(events) {
+        await savedThroughProxy.save(events);
+        if (events[0]?.partitionId === '0') await host('0', { sequenceNumber: 29, offset: '29696' });
+      },
+    };
+    const run = await runRetentionGuard(deps({ saved: racing }), logger);
+    expect(run.partitions.find((p) => p.partitionId === '0')).toMatchObject({
+      outcome: 'saved',
+      from: 5,
+      through: 29,
+    });
+    expect(records(telemetry.retentionSaveFailed.name)).toEqual([]);
     expect(await checkpointOf('0')).toBe(29);
   });
 
