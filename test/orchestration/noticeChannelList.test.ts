@@ -99,6 +99,60 @@ describe('a third notice channel from the same interface', () => {
     expect(new Set(pages(pager)).size).toBe(1);
   });
 
+  it('each reminder is its own notice: the second is sent after the first, and each only once', async () => {
+    const pager = pagerChannel();
+    const e = await newEpisode(() => ({
+      channels: [pager.channel],
+      notices: blobNoticeLedger(freshContainer()),
+    }));
+    const acts = makeBreakerActivities(e.deps, SETTINGS);
+    const reminder = (n: number): BreakerNotice => ({
+      kind: 'reminder',
+      reminder: n,
+      maxReminders: 3,
+      disable: { kind: 'switched', disabled: true },
+      tripId: e.tripId,
+      functionName: FN,
+      at: new Date(e.host.now).toISOString(),
+    });
+    for (const n of [1, 1, 2, 2]) {
+      e.host.advance(60_000);
+      expect(await acts.sendNotice('pager', reminder(n), silentLogger)).toEqual({ ok: true });
+    }
+    expect(pager.pages.map((p) => p.identity.messageId)).toEqual([
+      noticeMessageId(`${e.tripId}/reminder-1/pager`),
+      noticeMessageId(`${e.tripId}/reminder-2/pager`),
+    ]);
+  });
+
+  it('a ledger it cannot read or write (storage refusing) never holds the notice back', async () => {
+    const pager = pagerChannel();
+    // The app's own account name with a key that is not its key: every ledger request is refused (403).
+    const wrongKey = inject('storageConnectionString').replace(
+      /AccountKey=[^;]+/,
+      `AccountKey=${Buffer.from('not-the-account-key').toString('base64')}`,
+    );
+    const refusing = BlobServiceClient.fromConnectionString(wrongKey, {
+      retryOptions: { maxTries: 1 },
+    }).getContainerClient('pager-refused');
+    const e = await newEpisode(() => ({ channels: [pager.channel], notices: blobNoticeLedger(refusing) }));
+    const notice: BreakerNotice = {
+      kind: 'closed',
+      tripId: e.tripId,
+      functionName: FN,
+      at: new Date(e.host.now).toISOString(),
+    };
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (m: unknown) => warnings.push(String(m)) };
+    expect(await makeBreakerActivities(e.deps, SETTINGS).sendNotice('pager', notice, logger)).toEqual({
+      ok: true,
+    });
+    expect(pages(pager)).toEqual([`closed ${e.tripId} at ${e.host.now}`]);
+    expect(warnings.join('\n')).toContain(
+      `notice ledger unreadable for ${e.tripId}/closed/pager, sending anyway`,
+    );
+  });
+
   it('a channel not in the list is refused by name, as the webhook without settings', async () => {
     const e = await newEpisode();
     const notice: BreakerNotice = {
