@@ -16,7 +16,6 @@ describe('the verify run stop guard', { timeout: 30_000 }, () => {
       MODE: 'cooperative',
       GRACE_MS: '10000',
       BOUND_MS: '20000',
-      RESTORE_MS: '0',
     });
     await run.stdoutHas('ready');
     run.child.kill('SIGTERM');
@@ -33,12 +32,14 @@ describe('the verify run stop guard', { timeout: 30_000 }, () => {
       MODE: 'cooperative',
       GRACE_MS: '10000',
       BOUND_MS: '20000',
-      RESTORE_MS: '1500',
+      RELEASE: 'signal',
     });
     await run.stdoutHas('ready');
     run.child.kill('SIGINT');
     await run.stdoutHas('restoring');
     run.child.kill('SIGINT');
+    await run.stdoutHas('already stopping');
+    run.child.kill('SIGUSR2');
     const out = await run.stdoutHas('stopped by');
     const { code } = await run.exited;
     expect(out).toContain('SIGINT: already stopping; the app is being restored first (at most 20 s)');
@@ -49,7 +50,7 @@ describe('the verify run stop guard', { timeout: 30_000 }, () => {
   });
 
   it('a run that never reaches its cleanup: the guard restores after the grace, and exits at the bound', async () => {
-    const run = runMarked(CHILD, [], { MODE: 'stuck', GRACE_MS: '1000', BOUND_MS: '2000', RESTORE_MS: '0' });
+    const run = runMarked(CHILD, [], { MODE: 'stuck', GRACE_MS: '1000', BOUND_MS: '3000' });
     await run.stdoutHas('ready');
     run.child.kill('SIGHUP');
     const { code, stderr } = await run.exited;
@@ -58,7 +59,7 @@ describe('the verify run stop guard', { timeout: 30_000 }, () => {
       'verify: the run did not reach its cleanup 1 s after SIGHUP: restoring the app from the stop guard',
     );
     expect(out.match(/restored \(\d\)/g)).toEqual(['restored (1)']);
-    expect(stderr).toContain('verify: still not done 2 s after SIGHUP: exiting');
+    expect(stderr).toContain('verify: still not done 3 s after SIGHUP: exiting');
     expect(code).toBe(130);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * A process under the verify run's stop guard, for test/verify/stopGuard.test.ts: the real guard on the
- * real process, with a restore that takes RESTORE_MS. MODE=cooperative: the run restores when the guard
+ * real process, with a restore that ends at once or, with RELEASE=signal, on SIGUSR2. MODE=cooperative: the run restores when the guard
  * aborts it, then exits 130 (as runVerify does); MODE=stuck: the run never reaches its cleanup.
  */
 import { guardStops } from '../../../verify/stopGuard';
@@ -12,7 +12,10 @@ let shared: Promise<readonly string[]> | undefined;
 const run = () =>
   (shared ??= (async () => {
     guard.print('restoring');
-    await new Promise((resolve) => setTimeout(resolve, env('RESTORE_MS')));
+    // RELEASE=signal: the restore ends only when the test sends SIGUSR2 (it has seen what it waits for).
+    await new Promise((resolve) =>
+      process.env.RELEASE === 'signal' ? process.once('SIGUSR2', resolve) : setTimeout(resolve, 0),
+    );
     restores += 1;
     return [`restored (${restores})`];
   })());
