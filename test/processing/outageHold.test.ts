@@ -318,6 +318,30 @@ describe("saved events (the retention guard's) drained after an approval", () =>
     await container.getBlockBlobClient(savedBlobName('5', 3)).delete();
   });
 
+  it('drains what the guard saves of the partition meanwhile too: the call ends only with none left', async () => {
+    const saved = await savedIn();
+    const later = Array.from({ length: 10 }, (_, i) =>
+      receivedEvent(jsonBody(reading({ sensorId: `t${i}` })), 10 + i, '5'),
+    );
+    let guardRan = false;
+    // The guard's next run saves ten more of this partition while the drain writes the first pass.
+    const savingMeanwhile: typeof saved = {
+      ...saved,
+      read: async (partitionId, sequenceNumbers) => {
+        if (!guardRan) {
+          guardRan = true;
+          await saved.save(later);
+        }
+        return saved.read(partitionId, sequenceNumbers);
+      },
+    };
+    const { sink, written } = scriptedSink(() => undefined);
+    const result = await drainSavedEvents(savingMeanwhile, processor(sink, recordingGate().gate), drainRun);
+    expect(result).toMatchObject({ drained: 20, dead: 0, through: { '5': 19 } });
+    expect(written).toEqual([...batchOf(10, '5').map((_, i) => `s${i}`), ...later.map((_, i) => `t${i}`)]);
+    expect((await saved.count()).total).toBe(0);
+  });
+
   it('keeps every saved event and throws while the downstream is down: an outage is never isolated', async () => {
     const saved = await savedIn();
     const { sink } = scriptedSink(() => unavailable());
