@@ -117,6 +117,26 @@ describe('POST /api/breaker/maintenance', () => {
     expect(f.triggerSwitch.disabled.get(FN)).toBe(true);
   });
 
+  it('a forced reset while the maintenance record does not read leaves the trigger off and says why', async () => {
+    await f.store.openManually('drill', f.clock.now());
+    f.triggerSwitch.disabled.set(FN, true);
+    const current = f.maintenance.current.bind(f.maintenance);
+    // The record's storage answers 503 (Azurite cannot be made to): unknown is not "no maintenance".
+    Object.assign(f.maintenance, { current: () => Promise.reject(new Error('storage said 503')) });
+    try {
+      const forced = await send('reset', 'POST', JSON.stringify({ force: true }));
+      expect(forced.status).toBe(200);
+      expect(parsed(forced)).toMatchObject({ action: 'forced-closed', triggerEnabled: false });
+      expect(String(parsed(forced).note)).toMatch(
+        /maintenance record did not read: the trigger was left disabled/,
+      );
+    } finally {
+      Object.assign(f.maintenance, { current });
+    }
+    expect((await f.store.getState()).state).toBe('CLOSED');
+    expect(f.triggerSwitch.disabled.get(FN)).toBe(true);
+  });
+
   it('a trigger switch that fails on enter: recorded anyway, and the answer says the watchdog finishes it', async () => {
     f.triggerSwitch.failWith = new Error('ARM said 503');
     const entered = await maintenance({ action: 'enter', reason: 'migration' });
