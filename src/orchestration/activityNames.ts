@@ -3,8 +3,6 @@ export const BreakerActivity = {
   openTrip: 'Breaker_OpenTrip',
   disableTrigger: 'Breaker_DisableTrigger',
   enableTrigger: 'Breaker_EnableTrigger',
-  sendEmail: 'Breaker_SendEmail',
-  sendWebhook: 'Breaker_SendWebhook',
   transition: 'Breaker_Transition',
   resetWindow: 'Breaker_ResetWindow',
   readState: 'Breaker_ReadState',
@@ -15,7 +13,7 @@ export type BreakerActivityName = (typeof BreakerActivity)[keyof typeof BreakerA
 
 /**
  * `Breaker_Send<Name>`: the activity that sends a notice on one channel, one per channel. Histories
- * name it, so it never changes (`email` and `webhook` give the two names above).
+ * name it, so it never changes (`email` gives `Breaker_SendEmail`, `webhook` `Breaker_SendWebhook`).
  */
 export const sendActivityName = <N extends string>(channel: N) =>
   `Breaker_Send${channel.charAt(0).toUpperCase()}${channel.slice(1)}` as `Breaker_Send${Capitalize<N>}`;

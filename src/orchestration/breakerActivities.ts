@@ -46,9 +46,6 @@ export interface DrainOutcome {
 }
 
 export type { NoticeOutcome };
-export type WebhookOutcome = NoticeOutcome;
-/** `undefined` in histories recorded before the email activity returned an outcome: sent. */
-export type EmailOutcome = NoticeOutcome;
 
 /** How the store stands for the trip the orchestration was started for. */
 export interface OpenTripResult {
@@ -196,11 +193,6 @@ export function makeBreakerActivities(deps: BreakerActivityDeps, episode: Episod
     },
 
     sendNotice,
-    /** The email retry cannot help (refused by the provider, bad settings) comes back as a value. */
-    sendEmail: (notice: BreakerNotice, logger: Logger): Promise<EmailOutcome> =>
-      sendNotice('email', notice, logger),
-    sendWebhook: (notice: BreakerNotice, logger: Logger): Promise<WebhookOutcome> =>
-      sendNotice('webhook', notice, logger),
 
     /** Compare-and-set on the store; records approval and close facts on the trip. */
     async transition(input: TransitionInput, logger: Logger): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { waitUntil } from '../../sim/durableExtension/waitUntil';
-import { BreakerActivity } from '../../src/orchestration/activityNames';
+import { sendActivityName } from '../../src/orchestration/activityNames';
 import { harnessForFile, subjects, tripByHand, untilEnded, untilPhase } from './extensionScenario';
 
 /**
@@ -35,7 +35,7 @@ describe('the breaker on the real Durable extension: the host crashes mid-activi
     const reached = new Promise<void>((resolve) => {
       held.reached = resolve;
     });
-    held.name = BreakerActivity.sendEmail;
+    held.name = sendActivityName('email');
 
     const { instanceId } = await tripByHand(h, 'host crash');
     // The email went out (the activity ran to its end), but its answer never reaches the dying host.
@@ -47,7 +47,7 @@ describe('the breaker on the real Durable extension: the host crashes mid-activi
     // The new host runs the email activity again: the ledger says it was sent, so nothing goes out.
     await untilPhase(h, instanceId, 'awaiting-approval', 150_000);
     const emailRuns = h.bridge.invocations.filter(
-      (i) => i.kind === 'activity' && i.name === BreakerActivity.sendEmail,
+      (i) => i.kind === 'activity' && i.name === sendActivityName('email'),
     );
     expect(emailRuns.length).toBe(2);
     expect(subjects(h).filter((s) => /approval needed/.test(s))).toHaveLength(1);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { BreakwaterWorld } from '../../sim/world/breakwaterWorld';
 import { runScenario, type ScenarioPlan } from '../../sim/world/scenario';
 import { NOTICE_LEDGER_CONTAINER } from '../../src/notify/blobNoticeLedger';
-import { BreakerActivity } from '../../src/orchestration/activityNames';
+import { sendActivityName } from '../../src/orchestration/activityNames';
 import { invariantViolations } from './invariants/invariants';
 import { emailsPerTrip } from './invariants/tripEmails';
 import { type DrawnSchedule, neverApprovedUntil, runSchedule } from './property/faultProperty';
@@ -153,7 +153,7 @@ describe('the model check: a slow restart kills the trip notice activity (KILL_A
   const sendRuns = () =>
     [...world.durable.hosts.values()]
       .at(-1)
-      ?.activityRuns.filter((r) => r.name === BreakerActivity.sendEmail)
+      ?.activityRuns.filter((r) => r.name === sendActivityName('email'))
       .map((r) => (r.outcome.ok ? 'ok' : r.outcome.error)) ?? [];
   /** The trip notices ACS accepted, and the POSTs that carried each one's repeatability id. */
   const tripNotices = (requestsBefore: number) => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 
 import { BreakwaterWorld } from '../../sim/world/breakwaterWorld';
 import { runScenario, type ScenarioPlan } from '../../sim/world/scenario';
-import { BreakerActivity } from '../../src/orchestration/activityNames';
+import { sendActivityName } from '../../src/orchestration/activityNames';
 import { invariantViolations } from './invariants/invariants';
 import { emailsPerTrip } from './invariants/tripEmails';
 
@@ -44,7 +44,7 @@ describe('a restart that takes its time', () => {
     const report = await runScenario(world, plan);
     expect(await invariantViolations(world, report, plan.run)).toEqual([]);
     // The kill landed inside the email activity (the first email run was aborted, then re-run).
-    expect(activityRuns(BreakerActivity.sendEmail).slice(0, 2)).toEqual(['aborted', 'ok']);
+    expect(activityRuns(sendActivityName('email')).slice(0, 2)).toEqual(['aborted', 'ok']);
     expect(report.host.restartDelays[0]).toBe(2_500);
     expect([...emailsPerTrip(world, 'tripped', report.mailsBefore).values()]).toEqual([1]);
     expect([...emailsPerTrip(world, 'resumed', report.mailsBefore).values()]).toEqual([1]);

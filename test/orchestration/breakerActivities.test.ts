@@ -63,7 +63,8 @@ describe('breaker activities (against the Table store)', () => {
   it('emails the trip notice with the recorded error sample, dead letters and a valid approval link', async () => {
     const e = await newEpisode();
     const acts = makeBreakerActivities(e.deps, SETTINGS);
-    await acts.sendEmail(
+    await acts.sendNotice(
+      'email',
       {
         kind: 'tripped',
         tripId: e.tripId,

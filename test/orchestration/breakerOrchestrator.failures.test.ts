@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { HistoryEventType, replay } from '../../sim/durable/replay';
 import { TriggerSwitchPermissionError, TriggerSwitchTransientError } from '../../src/control/errors';
 import { EmailRejectedError } from '../../src/notify/email/errors';
-import { BreakerActivity } from '../../src/orchestration/activityNames';
+import { BreakerActivity, sendActivityName } from '../../src/orchestration/activityNames';
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
 import { APPROVAL_EVENT, BREAKER_ORCHESTRATOR } from '../../src/orchestration/orchestrationIds';
 import { newEpisode, registerBreaker, SETTINGS, untilAwaitingApproval } from './breakerFixture';
@@ -82,7 +82,7 @@ describe('breaker orchestration: failing activities', () => {
     const e = await newEpisode();
     e.email.failNext(1, new EmailRejectedError('ACS rejected the email (HTTP 400): bad recipient'));
     await e.host.run();
-    expect(e.activities(BreakerActivity.sendEmail)).toHaveLength(1);
+    expect(e.activities(sendActivityName('email'))).toHaveLength(1);
     expect(e.status()).toMatchObject({
       phase: 'awaiting-approval',
       emailError: 'tripped: ACS rejected the email (HTTP 400): bad recipient',

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { readableTrips } from '../../src/breaker/breakerStore';
-import { BreakerActivity } from '../../src/orchestration/activityNames';
+import { BreakerActivity, sendActivityName } from '../../src/orchestration/activityNames';
 import type { BreakerStatus } from '../../src/orchestration/breakerStatus';
 import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import { FN, MINUTE, newEpisode, registerBreaker, SETTINGS, untilAwaitingApproval } from './breakerFixture';
@@ -45,14 +45,14 @@ describe('breaker orchestration: the approval path', () => {
     expect(e.host.activityRuns.map((r) => r.name)).toEqual([
       BreakerActivity.openTrip,
       BreakerActivity.disableTrigger,
-      BreakerActivity.sendEmail,
+      sendActivityName('email'),
       BreakerActivity.transition,
       BreakerActivity.resetWindow,
       BreakerActivity.enableTrigger,
-      BreakerActivity.sendEmail,
+      sendActivityName('email'),
       BreakerActivity.readState,
       BreakerActivity.transition,
-      BreakerActivity.sendEmail,
+      sendActivityName('email'),
     ]);
   });
 

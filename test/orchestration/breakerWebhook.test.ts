@@ -11,7 +11,7 @@ import { webhookChannel } from '../../src/notify/webhook/webhookChannel';
 import type { WebhookConfig } from '../../src/notify/webhook/webhookSender';
 import { makeWebhookSender } from '../../src/notify/webhook/webhookSender';
 import { WebhookHeader } from '../../src/notify/webhook/webhookSignature';
-import { BreakerActivity } from '../../src/orchestration/activityNames';
+import { BreakerActivity, sendActivityName } from '../../src/orchestration/activityNames';
 import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 import { newEpisode, registerBreakerWith, SETTINGS, untilAwaitingApproval } from './breakerFixture';
@@ -76,7 +76,7 @@ describe('breaker orchestration: the webhook channel', () => {
     expect(e.subjects()).toEqual([expect.stringMatching(/approval needed/)]);
     for (let i = 0; i < SETTINGS.retry.maxAttempts; i++) await e.host.fireNextTimer();
 
-    expect(e.activities(BreakerActivity.sendWebhook)).toHaveLength(SETTINGS.retry.maxAttempts);
+    expect(e.activities(sendActivityName('webhook'))).toHaveLength(SETTINGS.retry.maxAttempts);
     expect(e.status()).toMatchObject({
       phase: 'awaiting-approval',
       disable: { kind: 'switched', disabled: true },
@@ -93,7 +93,7 @@ describe('breaker orchestration: the webhook channel', () => {
     const e = await episodeTo({ url: downUrl, format: 'json', signingKey: KEY });
     await e.host.run();
     // The first webhook attempt failed and its retry waits; the email with the link is out.
-    expect(e.activities(BreakerActivity.sendWebhook)).toHaveLength(1);
+    expect(e.activities(sendActivityName('webhook'))).toHaveLength(1);
     expect(e.subjects()).toEqual([expect.stringMatching(/approval needed/)]);
     // The approval page accepts an approval only in this phase: it must not wait for the webhook.
     expect(e.status().phase).toBe('awaiting-approval');
@@ -102,7 +102,7 @@ describe('breaker orchestration: the webhook channel', () => {
     expect((await e.store.getState()).state).toBe('HALF_OPEN');
     expect(e.triggerSwitch.disabled.get('ProcessSensorEvents')).toBe(false);
     // The tripped webhook was not waited for: fewer attempts so far than the retry policy allows.
-    expect(e.activities(BreakerActivity.sendWebhook).length).toBeLessThan(SETTINGS.retry.maxAttempts);
+    expect(e.activities(sendActivityName('webhook')).length).toBeLessThan(SETTINGS.retry.maxAttempts);
   });
 
   it('does not retry a receiver that refuses the notice (401)', async () => {
@@ -117,7 +117,7 @@ describe('breaker orchestration: the webhook channel', () => {
     await untilAwaitingApproval(e);
     expect(receiver.received).toHaveLength(1);
     expect(receiver.received[0]?.signatureValid).toBe(false);
-    expect(e.activities(BreakerActivity.sendWebhook)).toHaveLength(1);
+    expect(e.activities(sendActivityName('webhook'))).toHaveLength(1);
     expect(e.status().webhookError).toBe(
       `tripped: webhook ${new URL(receiver.url).host} refused the notice (401)`,
     );
@@ -148,12 +148,12 @@ describe('breaker orchestration: the webhook channel', () => {
     expect(e.status().phase).toBe('probation');
     const sends = e.host.activityRuns
       .map((r) => r.name)
-      .filter((n) => n === BreakerActivity.sendEmail || n === BreakerActivity.sendWebhook);
+      .filter((n) => n === sendActivityName('email') || n === sendActivityName('webhook'));
     expect(sends).toEqual([
-      BreakerActivity.sendEmail,
-      BreakerActivity.sendWebhook,
-      BreakerActivity.sendEmail,
-      BreakerActivity.sendWebhook,
+      sendActivityName('email'),
+      sendActivityName('webhook'),
+      sendActivityName('email'),
+      sendActivityName('webhook'),
     ]);
     expect(receiver.received.map((r) => r.json.kind)).toEqual(['tripped', 'resumed']);
   });

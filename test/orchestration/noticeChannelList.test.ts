@@ -167,7 +167,7 @@ describe('a third notice channel from the same interface', () => {
       code: 'PAGER_NOT_CONFIGURED',
       message: 'no pager',
     });
-    expect(await acts.sendWebhook(notice, silentLogger)).toEqual({
+    expect(await acts.sendNotice('webhook', notice, silentLogger)).toEqual({
       ok: false,
       code: 'WEBHOOK_NOT_CONFIGURED',
       message: 'no webhook',

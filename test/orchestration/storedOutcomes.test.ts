@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeCore, invokeRpc } from '../../sim/host/fakeFunctionsCore';
 import { readNotice } from '../../src/notify/breakerNotice';
 import { makeBreakerWebhookNotices } from '../../src/notify/webhook/breakerWebhookNotices';
-import { BreakerActivity } from '../../src/orchestration/activityNames';
+import { BreakerActivity, sendActivityName } from '../../src/orchestration/activityNames';
 import { parseBreakerStatus } from '../../src/orchestration/breakerStatus';
 import { APPROVAL_EVENT } from '../../src/orchestration/orchestrationIds';
 import { FN, newEpisode, registerBreaker, T0, untilAwaitingApproval } from './breakerFixture';
@@ -46,12 +46,12 @@ describe('switch outcomes in the earlier {ok} shape', () => {
     await untilAwaitingApproval(e);
     expect(e.status().disable).toEqual({ kind: 'switched', disabled: true });
     // The notice input is what the earlier version scheduled, so an old history replays unchanged.
-    expect(inputOf(e.activities(BreakerActivity.sendEmail), 0).disable).toEqual(EARLIER_SWITCHED);
+    expect(inputOf(e.activities(sendActivityName('email')), 0).disable).toEqual(EARLIER_SWITCHED);
     expect(e.email.sent[0]!.text).toMatch(/disabled through Azure Resource Manager/);
 
     await e.host.deliver(APPROVAL_EVENT, { tripId: e.tripId, approvedBy: 'oncall@example.test' });
     expect(e.status()).toMatchObject({ phase: 'probation', enable: { kind: 'switched', disabled: false } });
-    expect(inputOf(e.activities(BreakerActivity.sendEmail), 1)).toMatchObject({
+    expect(inputOf(e.activities(sendActivityName('email')), 1)).toMatchObject({
       kind: 'resumed',
       enable: EARLIER_SWITCHED,
     });
@@ -72,7 +72,7 @@ describe('switch outcomes in the earlier {ok} shape', () => {
     expect(e.email.sent[0]!.text).toMatch(/could NOT be disabled \(TRIGGER_SWITCH_PERMISSION\)/);
     await e.host.deliver(APPROVAL_EVENT, { tripId: e.tripId, approvedBy: 'oncall@example.test' });
     expect(e.status()).toMatchObject({ phase: 'probation', enable: { kind: 'failed', retryable: false } });
-    expect(inputOf(e.activities(BreakerActivity.sendEmail), 1)).toMatchObject({
+    expect(inputOf(e.activities(sendActivityName('email')), 1)).toMatchObject({
       kind: 'enable-failed',
       message: 'role removed',
     });
@@ -99,7 +99,7 @@ describe('a notice input recorded with an earlier outcome', () => {
   it('reaches the email activity through the worker and renders as the current outcome', async () => {
     const e = await newEpisode();
     const notice = { ...tripped, tripId: e.tripId, disable: { ok: true, soft: true } };
-    await invokeRpc(BreakerActivity.sendEmail, { trigger: { json: JSON.stringify(notice) } });
+    await invokeRpc(sendActivityName('email'), { trigger: { json: JSON.stringify(notice) } });
     expect(e.email.sent[0]!.text).toMatch(/soft OPEN state holds the stream/);
   });
 
