@@ -212,8 +212,6 @@ export function makeTableRows({ table, pk, timeoutMs }: TableRowsDeps) {
   };
 }
 
-export type TableRows = ReturnType<typeof makeTableRows>;
-
 export const parseTripRow = (e: { record?: unknown; tripId?: unknown }): TripEntry =>
   parseTripRecord(
     typeof e.record === 'string' ? e.record : '',

@@ -27,8 +27,3 @@ export function boundText(value: unknown, max: number = DEFAULT_TEXT_BOUND): str
 export function stripControlCharacters(value: string): string {
   return value.replace(CONTROL_CHARACTERS, ' ');
 }
-
-/** True when the text has a control character (for validation that refuses rather than cleans). */
-export function hasControlCharacters(value: string): boolean {
-  return CONTROL_CHARACTER.test(value);
-}

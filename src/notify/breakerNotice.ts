@@ -42,8 +42,6 @@ interface NoticeBase {
   readonly at: string;
 }
 
-export type BreakerNoticeKind = BreakerNotice['kind'];
-
 /**
  * A notice as the email and webhook activities receive it (their input, from the history). The
  * orchestrator passes the switch activity's result on as it was recorded, so that a history written
