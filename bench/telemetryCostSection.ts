@@ -1,5 +1,11 @@
+import { context, trace } from '@opentelemetry/api';
 import { InMemoryLogRecordExporter } from '@opentelemetry/sdk-logs';
-import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  InMemorySpanExporter,
+  SamplingDecision,
+} from '@opentelemetry/sdk-trace-base';
 
 import { alwaysClosedGate } from '../src/breaker/breakerGate';
 import { type StartedTelemetry, startTelemetry } from '../src/composition/telemetrySetup';
@@ -14,12 +20,37 @@ import { allProcessed, BATCH, benchContext, makeWorkload } from './sinkWorkload'
 const BATCHES = 80;
 const ROUNDS = 6;
 
-/** The telemetry a configuration registers: none, every span, or the default healthy share. */
+/**
+ * The telemetry a configuration registers: none, every span, or the default healthy share; and two
+ * that say where the cost is (not options of the app): the default share with the sink spans made
+ * non-recording at their start (a sampler, so no span object, attributes or processors), and the
+ * default share without the async-local context manager (no span is then parented to its invocation).
+ */
 const configs = [
   ['off', undefined],
   ['on, every span', 100],
   ['on, default 1 % of healthy spans', 1],
+  ['sink spans non-recording at start', 1],
+  ['no async-local context', 1],
 ] as const;
+
+/** Swaps the tracer provider for one whose sampler drops every sink span at its start (here every span is one). */
+function sinkSpansNonRecording(spans: InMemorySpanExporter): () => Promise<void> {
+  trace.disable();
+  const provider = new BasicTracerProvider({
+    spanProcessors: [new BatchSpanProcessor(spans)],
+    sampler: {
+      shouldSample: (_context, _traceId, name) => ({
+        decision: name.startsWith('sink ')
+          ? SamplingDecision.NOT_RECORD
+          : SamplingDecision.RECORD_AND_SAMPLED,
+      }),
+      toString: () => 'SinkSpansNonRecording',
+    },
+  });
+  trace.setGlobalTracerProvider(provider);
+  return () => provider.shutdown();
+}
 
 /**
  * CPU per event of the batch processor with the real HTTP API sink (one `sink POST` span per write)
@@ -49,7 +80,7 @@ export const telemetryCostSection: BenchSection = {
       const figures = configs.map(() => [] as number[]);
       const exported = configs.map(() => 0);
       for (let round = 0; round <= ROUNDS; round++)
-        for (const i of [0, 1, 2].map((k) => (k + round) % configs.length)) {
+        for (const i of configs.map((_, k) => (k + round) % configs.length)) {
           const percent = configs[i]![1];
           const spans = new InMemorySpanExporter();
           const started: StartedTelemetry | undefined =
@@ -60,21 +91,27 @@ export const telemetryCostSection: BenchSection = {
                   logs: new InMemoryLogRecordExporter(),
                   healthySpansPercent: percent,
                 });
+          const swapped = i === 3 ? sinkSpansNonRecording(spans) : undefined;
+          if (i === 4) context.disable();
           const batches = Array.from({ length: BATCHES }, streams[i]!);
           const before = process.cpuUsage();
           for (const batch of batches) await processor(batch, benchContext).then(allProcessed);
           await started?.flush();
           const used = process.cpuUsage(before);
           const count = spans.getFinishedSpans().length;
+          await swapped?.();
           await started?.shutdown();
           if (round === 0) continue; // warms up
           figures[i]!.push((used.user + used.system) / (BATCHES * BATCH));
           exported[i]! += count;
         }
-      const [off, all, share] = figures.map((m) => median(m));
+      const [off, all, share, nonRecording, noContext] = figures.map((m) => median(m));
       const events = ROUNDS * BATCHES * BATCH;
       print(
         `telemetry cost per event: off ${off!.toFixed(1)} µs, on ${all!.toFixed(1)} µs (${(all! / off!).toFixed(2)}×), on at the default share ${share!.toFixed(1)} µs (${(share! / off!).toFixed(2)}×)`,
+      );
+      print(
+        `where it is: sink spans non-recording at start ${nonRecording!.toFixed(1)} µs (${(nonRecording! / off!).toFixed(2)}×), no async-local context ${noContext!.toFixed(1)} µs (${(noContext! / off!).toFixed(2)}×)`,
       );
       print(
         `spans exported per event: every span ${(exported[1]! / events).toFixed(2)}, default share ${(exported[2]! / events).toFixed(3)}`,
