@@ -89,6 +89,18 @@ export default tseslint.config(
     },
   },
   {
+    // Plain CommonJS run by node itself, without tsx (bench/coldStartChild.cjs: a cold start as the
+    // worker makes it): the recommended rules, no type information.
+    files: ['**/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', process: 'readonly', __dirname: 'readonly' },
+    },
+    rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Imports sorted by the linter (and fixed by `npm run lint -- --fix`): side-effect imports first, then
     // packages, then relative paths, each group in order. eslint-plugin-simple-import-sort: one rule, no
     // resolver to configure, autofixable (eslint-plugin-import's `order` needs a resolver for TypeScript).

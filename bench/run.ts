@@ -8,6 +8,7 @@ import os from 'node:os';
 import { startAzurite } from '../sim/services/azurite';
 import { locateRedis, startRedis } from '../sim/services/redis';
 import type { BenchContext, BenchSection } from './benchSection';
+import { coldStartSection } from './coldStartSection';
 import { cpuPerEventSection } from './cpuPerEventSection';
 import { httpThroughputSection } from './httpThroughputSection';
 import { runMemoryBench } from './memory';
@@ -33,6 +34,7 @@ const sections: readonly BenchSection[] = [
   httpThroughputSection,
   cpuPerEventSection,
   telemetryCostSection,
+  coldStartSection,
 ];
 
 function machine(redis: string): string {
