@@ -1,4 +1,4 @@
-import { WebSiteManagementClient, type WebSiteManagementClientOptionalParams } from '@azure/arm-appservice';
+import type { WebSiteManagementClientOptionalParams } from '@azure/arm-appservice';
 import type { TokenCredential } from '@azure/core-auth';
 
 import { httpAttributes, withDependencySpan } from '../kernel/dependencySpan';
@@ -36,7 +36,14 @@ export function makeArmTriggerSwitch(options: ArmTriggerSwitchOptions): TriggerS
     ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
     ...(options.tls === undefined ? {} : { tlsOptions: options.tls }),
   };
-  const client = new WebSiteManagementClient(options.credential, target.subscriptionId, clientOptions);
+  // The package is loaded on the first call, not at start: it is about 150 ms of a cold start
+  // (docs/benchmarks.md#cold-start), and an instance that never switches the trigger never needs it.
+  const connect = () =>
+    import('@azure/arm-appservice').then(
+      (arm) => new arm.WebSiteManagementClient(options.credential, target.subscriptionId, clientOptions),
+    );
+  let client: ReturnType<typeof connect> | undefined;
+  const webApps = async () => (await (client ??= connect())).webApps;
 
   // Each ARM call is one HTTP dependency span (the SDK's path, without the subscription's settings).
   const armUrl = `${options.endpoint ?? 'https://management.azure.com'}/subscriptions/${target.subscriptionId}/resourceGroups/${target.resourceGroup}/providers/Microsoft.Web/sites/${target.siteName}/config/appsettings`;
@@ -45,8 +52,8 @@ export function makeArmTriggerSwitch(options: ArmTriggerSwitchOptions): TriggerS
 
   const list = async (): Promise<Settings> => {
     try {
-      const result = await span('POST', `${armUrl}/list`, () =>
-        client.webApps.listApplicationSettings(target.resourceGroup, target.siteName),
+      const result = await span('POST', `${armUrl}/list`, async () =>
+        (await webApps()).listApplicationSettings(target.resourceGroup, target.siteName),
       );
       return result.properties ?? {};
     } catch (error) {
@@ -56,8 +63,8 @@ export function makeArmTriggerSwitch(options: ArmTriggerSwitchOptions): TriggerS
 
   const update = async (settings: Settings): Promise<void> => {
     try {
-      await span('PUT', armUrl, () =>
-        client.webApps.updateApplicationSettings(target.resourceGroup, target.siteName, {
+      await span('PUT', armUrl, async () =>
+        (await webApps()).updateApplicationSettings(target.resourceGroup, target.siteName, {
           properties: { ...settings },
         }),
       );
