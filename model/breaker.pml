@@ -260,7 +260,7 @@ a_undo:
     fi;
 
     ph[t] = notifying;
-    /* @code sendEmail: the trip notice (the first notice, G3) */
+    /* @code sendNotice: the trip notice on each channel (the first notice, G3) */
 a_notice:
 #if KILL_ANY_ACTIVITY
     act_begin(t);

@@ -3,7 +3,8 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { BREAKER_STATES } from '../../src/breaker/breakerStore';
-import { BreakerActivity } from '../../src/orchestration/activityNames';
+import { NOTICE_CHANNELS } from '../../src/notify/noticeLedger';
+import { BreakerActivity, sendActivityName } from '../../src/orchestration/activityNames';
 import { BREAKER_PHASES } from '../../src/orchestration/breakerStatus';
 
 // The model checker proves things about model/breaker.pml, not about src/: these checks keep the two
@@ -55,8 +56,13 @@ describe('the protocol model and the code', () => {
     expect(mtype('phase').map((p) => p.replace(/_/g, '-'))).toEqual([...BREAKER_PHASES]);
   });
 
-  it("declares the orchestration's activities", () => {
-    expect(mtype('activity')).toEqual(Object.keys(BreakerActivity));
+  it("declares the orchestration's activities: the fixed ones and one send activity per channel", () => {
+    const registered = [...Object.values(BreakerActivity), ...NOTICE_CHANNELS.map(sendActivityName)];
+    expect(
+      mtype('activity')
+        .map((a) => `Breaker_${a.charAt(0).toUpperCase()}${a.slice(1)}`)
+        .sort(),
+    ).toEqual(registered.sort());
   });
 
   it('declares the outcomes of switching the trigger', () => {
