@@ -18,6 +18,17 @@
  *   OLD_NO_TRIP_WATCHDOG last round's watchdog: a store that knows no trip is left alone, strays included
  *   NOBODY_APPROVES      the operator never approves nor resets (the unattended trip)
  *   STORAGE_DOWN_WHOLE_MARGIN  the guard's storage is down for the whole margin (the documented limit)
+ *   F_STRAY_APPROVAL     an Approval carrying another trip's id reaches a waiting instance (a replayed
+ *                        raise-event call, an old link's page): the wait must ignore it
+ *
+ * Seeded bugs (BUG_* = 1), each a plausible slip in the code; scripts/check-model.sh checks each is caught
+ * by the property named beside it (model/README.md, "Seeded bugs"):
+ *   BUG_MOVE_BEFORE_SAVE   the guard moves the checkpoint before it saves             (G1 in every state)
+ *   BUG_DRAIN_AFTER_ENABLE the drain runs after the re-enable                         (drain-before-enable)
+ *   BUG_DRAIN_GIVES_UP     a failed drain ends the episode, as 0.3 did (the strand)    (live)
+ *   BUG_WATCHDOG_IN_MAINT  the watchdog repairs the trigger during maintenance        (maintenance)
+ *   BUG_ANY_APPROVAL       the wait takes an Approval of any trip                      (G5)
+ *   BUG_GUARD_NO_SAVE      the guard moves the checkpoint and saves nothing           (G1 in every state)
  */
 
 #ifndef OLD_SKIPPED_DISABLE
@@ -65,6 +76,33 @@
 #endif
 #ifndef F_MAINT
 #define F_MAINT 0
+#endif
+#ifndef F_STRAY_APPROVAL
+#define F_STRAY_APPROVAL 0
+#endif
+#ifndef BUG_MOVE_BEFORE_SAVE
+#define BUG_MOVE_BEFORE_SAVE 0
+#endif
+#ifndef BUG_DRAIN_AFTER_ENABLE
+#define BUG_DRAIN_AFTER_ENABLE 0
+#endif
+#ifndef BUG_DRAIN_GIVES_UP
+#define BUG_DRAIN_GIVES_UP 0
+#endif
+#ifndef BUG_WATCHDOG_IN_MAINT
+#define BUG_WATCHDOG_IN_MAINT 0
+#endif
+#ifndef BUG_ANY_APPROVAL
+#define BUG_ANY_APPROVAL 0
+#endif
+#ifndef BUG_GUARD_NO_SAVE
+#define BUG_GUARD_NO_SAVE 0
+#endif
+/* Guard runs the margin holds before the hub deletes, not counting those a host restart killed (a restart
+   costs seconds of a day's margin of 1,440 runs); a run that fails (storage down) counts. The events need
+   NEV runs at one event a run (the per-run bound, scaled down): one run to spare. */
+#ifndef GUARD_RUNS
+#define GUARD_RUNS 3
 #endif
 
 #define NEV 2          /* events in the one partition, all enqueued at time 0, the last one poison */
@@ -128,15 +166,17 @@ byte ogen[MAXTRIP + 1];       /* bumped when an instance is terminated: its proc
 byte live_of[MAXTRIP + 1];    /* generation + 1 of the execution running trip t's episode (G3), 0: none */
 byte pend[MAXTRIP + 1];       /* an ARM write an activity has decided on but not made: 1 disable, 2 enable */
 mtype:phase ph[MAXTRIP + 1];
-bool approval_raised[MAXTRIP + 1];
-bool accepted[MAXTRIP + 1];
+byte apv[MAXTRIP + 1];         /* the trip id the Approval raised on trip t's instance carries (0: none) */
+bool op_ok[MAXTRIP + 1];       /* the operator approved trip t's own link (the page, @code raiseApproval) */
 bool window_reset[MAXTRIP + 1];
 byte first_notices[MAXTRIP + 1];
 bool act_run[MAXTRIP + 1];
 bool act_killed[MAXTRIP + 1];
 
 /* ---- the retention guard ---- */
-bool g_done = false;     /* a full pass completed once the oldest event is within the margin */
+byte saves = 0;          /* events the guard saved, counted (ghost, for drain-before-enable) */
+byte drained_at[MAXTRIP + 1]; /* saves + 1 when trip t's drain last succeeded (0: never) */
+byte g_runs = 0;         /* guard runs in the margin (saturating at GUARD_RUNS): the hub deletes after */
 bool g_run = false;
 bool g_killed = false;
 
@@ -150,6 +190,7 @@ bool b_edit = !F_EDIT;
 bool b_force = !F_FORCE;
 bool b_manual = !F_MANUAL;
 bool b_maint = !F_MAINT;
+bool b_sapv = !F_STRAY_APPROVAL;
 
 #define host_disabled (sw_dot || sw_stray)
 #if APP_READS_ALL_FORMS
@@ -163,12 +204,20 @@ bool b_maint = !F_MAINT;
 #define waiting_exists (ev[0] == WAITING || ev[1] == WAITING)
 #define saved_exists (ev[0] == SAVED || ev[1] == SAVED)
 
-/* G1: the checkpoint never passes an event still waiting in the hub. */
-inline check_g1() {
-  assert(!(ev[0] == WAITING && cp > 0));
-  assert(!(ev[1] == WAITING && cp > 1));
-  assert(ev[0] != LOST && ev[1] != LOST) /* G7 */
+/* G1: the checkpoint never passes an event still waiting in the hub; G7: no event expires waiting. */
+#define g1_holds (!(ev[0] == WAITING && cp > 0) && !(ev[1] == WAITING && cp > 1))
+#define g7_holds (ev[0] != LOST && ev[1] != LOST)
+
+/* Both checked in every reachable state: this process can take its one step in any state, and does so
+   only where one fails (SPIN's monitor idiom; no state of its own until then). */
+proctype Invariants() {
+end_inv:
+  atomic { !(g1_holds && g7_holds) -> assert(g1_holds); assert(g7_holds) }
 }
+
+/* Maintenance: no actor decides to enable the trigger while maintenance mode is in force. Every enable
+   goes through here, at the point where its code has read the maintenance record. */
+#define enable_switch { assert(!maint) /* maintenance */; clear_switch; settings_written() }
 
 /* A host start after a settings change (the host and the sim's restartHost): invocations and retry loops
    die without a checkpoint, activities in flight die and are re-run by the durable extension, and the
@@ -195,12 +244,18 @@ inline settings_written() {
 #endif
 }
 
-/* Trip t's orchestration start, by its starter (@code startBreakerOrchestration): a read of the instance,
-   then startNew. `restart_stopped`: the watchdog starts again over a failed or terminated instance. */
+/* startNew (the durable client): replaces an existing instance silently; a running one's process stops
+   (its generation bumped) and the new execution starts from the beginning. */
+inline start_new(t) {
+  if :: inst[t] == I_RUNNING -> ogen[t]++ :: else -> skip fi;
+  inst[t] = I_RUNNING; run Orch(t, ogen[t])
+}
+
+/* Trip t's orchestration start by the trigger (@code startBreakerOrchestration): the status read and
+   startNew, one step (the trigger is the trip's first starter; the watchdog's grace keeps it alone). */
 inline start_orchestration(t, restart_stopped) {
   if
-  :: inst[t] == I_NONE || (restart_stopped && inst[t] == I_STOPPED) ->
-     inst[t] = I_RUNNING; run Orch(t, ogen[t])
+  :: inst[t] == I_NONE || (restart_stopped && inst[t] == I_STOPPED) -> start_new(t)
   :: else -> skip
   fi
 }
@@ -208,6 +263,9 @@ inline start_orchestration(t, restart_stopped) {
 /* An activity body: marks it in flight; a restart before it returns kills it and durable runs it again. */
 #define act_begin(t) act_run[t] = true; act_killed[t] = false
 #define act_end(t, again) atomic { act_run[t] = false; if :: act_killed[t] -> goto again :: else -> skip fi }
+
+/* The saved events written to the sink (the first processed, the poison one dead-lettered). */
+#define drain_all { if :: ev[0] == SAVED -> ev[0] = PROCESSED :: else -> skip fi; if :: ev[1] == SAVED -> ev[1] = DEAD_LETTERED :: else -> skip fi }
 
 /* ================================ the orchestration ================================ */
 
@@ -218,6 +276,8 @@ proctype Orch(byte t; byte g) {
   byte ct;
   bool skipped;
   bool moved;
+  bool drained;
+  bool lost;
   atomic { assert(live_of[t] != g + 1) /* G3: one orchestration per trip */; live_of[t] = g + 1 }
   {
     ph[t] = opening;
@@ -227,7 +287,7 @@ a_open:
     act_end(t, a_open);
     if
     :: ct != t || s == CLOSED -> ph[t] = superseded; goto finished
-    :: ct == t && s == HALF_OPEN -> ph[t] = resuming; s = CLOSED; ct = 0; goto enabling
+    :: ct == t && s == HALF_OPEN -> ph[t] = resuming; s = CLOSED; ct = 0; goto draining
     :: ct == t && s == OPEN -> ph[t] = disabling; s = CLOSED; ct = 0
     fi;
 
@@ -250,7 +310,7 @@ a_disable:
 a_undo:
        atomic { act_begin(t); skipped = (st == OPEN) };
        if
-       :: !skipped && !maint -> atomic { if :: app_reads_disabled -> clear_switch; settings_written() :: else -> skip fi }
+       :: !skipped && !maint -> atomic { if :: app_reads_disabled -> enable_switch :: else -> skip fi }
        :: else -> skip
        fi;
        act_end(t, a_undo);
@@ -270,10 +330,17 @@ a_notice:
     atomic { first_notices[t]++; assert(first_notices[t] <= 1) };
 #endif
 
-    /* @code awaitApproval: only an Approval carrying this trip id ends the wait */
+    /* @code awaitApproval: only an Approval carrying this trip id ends the wait; another is ignored */
     ph[t] = awaiting_approval;
 end_await:
-    atomic { approval_raised[t] -> accepted[t] = true; ph[t] = resuming };
+    if
+#if BUG_ANY_APPROVAL
+    :: atomic { apv[t] != 0 -> ph[t] = resuming }
+#else
+    :: atomic { apv[t] == t -> ph[t] = resuming }
+    :: atomic { apv[t] != 0 && apv[t] != t -> apv[t] = 0 }; goto end_await
+#endif
+    fi;
 
     /* @code transition OPEN -> HALF_OPEN (compare-and-set; idempotent on a re-run) */
 a_half:
@@ -287,17 +354,7 @@ a_half:
     :: !moved ->
        /* @code readState; the store forgot every trip: @code resumeAfterLostStore */
        if
-       :: st == CLOSED && st_trip == 0 ->
-          !saved_exists; /* @code drainSaved */
-a_lost:
-          atomic { act_begin(t); skipped = (st == OPEN) };
-          if
-          :: !skipped && !maint -> atomic { assert(accepted[t]) /* G5 */; if :: app_reads_disabled -> clear_switch; settings_written() :: else -> skip fi }
-          :: else -> skip
-          fi;
-          act_end(t, a_lost);
-          if :: skipped -> ph[t] = superseded :: else -> ph[t] = closed fi;
-          goto finished
+       :: st == CLOSED && st_trip == 0 -> lost = true; goto draining
        :: else -> ph[t] = superseded; goto finished
        fi
     :: else -> skip
@@ -308,24 +365,58 @@ a_reset:
     atomic { act_begin(t); win = 0; window_reset[t] = true };
     act_end(t, a_reset);
 
+draining:
+#if !BUG_DRAIN_AFTER_ENABLE
+    /* @code drainUntilWritten: the drain activity (@code drainSaved) until it succeeds, a durable timer
+       between attempts, the store re-read before each retry (@code readState) */
+a_drain:
+    atomic { act_begin(t); drained = up || !saved_exists; if :: drained -> drain_all; drained_at[t] = saves + 1 :: else -> skip fi };
+    act_end(t, a_drain);
+    if
+    :: !drained ->
+#if BUG_DRAIN_GIVES_UP
+       ph[t] = superseded; goto finished
+#else
+       atomic {
+         if
+         :: st == CLOSED && st_trip == 0 -> lost = true; goto a_drain
+         :: st == HALF_OPEN && st_trip == t -> goto a_drain
+         :: else -> ph[t] = superseded; goto finished
+         fi
+       }
+#endif
+    :: else -> skip
+    fi;
+#endif
 enabling:
-    /* @code drainSaved: saved events reach the sink before the trigger is enabled */
-    !saved_exists;
     /* @code enableTrigger: never while the store is OPEN; maintenance keeps the trigger off (@code HELD_BY_MAINTENANCE) */
 a_enable:
-    atomic { act_begin(t); skipped = (st == OPEN); if :: !skipped && !maint -> pend[t] = 2 :: else -> skip fi };
+    atomic { act_begin(t); skipped = (st == OPEN); if :: !skipped && !maint -> assert(!maint) /* maintenance */; pend[t] = 2 :: else -> skip fi };
     if
     :: !skipped && !maint ->
        atomic {
          pend[t] = 0;
-         /* G5: only after this trip's approval, and with the window emptied first */
-         assert(accepted[t] && window_reset[t]);
+         /* G5: only after the operator approved this trip's own link, and with the window emptied first
+            (the lost-store path has no window left to empty) */
+         assert(op_ok[t] && (window_reset[t] || lost));
+         /* drain-before-enable: what was saved when the drain ran reached the sink before the listener
+            starts again (an event saved after the drain, by a guard run then in flight, is drained by the
+            next batch's saved-first) */
+         assert(!saved_exists || (drained_at[t] != 0 && saves + 1 > drained_at[t]));
          if :: app_reads_disabled -> clear_switch; settings_written() :: else -> skip fi
        }
     :: else -> skip
     fi;
     act_end(t, a_enable);
     if :: skipped -> ph[t] = superseded; goto finished :: else -> skip fi;
+#if BUG_DRAIN_AFTER_ENABLE
+a_drain:
+    atomic { act_begin(t); drained = up || !saved_exists; if :: drained -> drain_all; drained_at[t] = saves + 1 :: else -> skip fi };
+    act_end(t, a_drain);
+    if :: !drained -> goto a_drain :: else -> skip fi;
+#endif
+    /* @code resumeAfterLostStore: the store forgot every trip, so no probation */
+    if :: lost -> ph[t] = closed; goto finished :: else -> skip fi;
     ph[t] = probation;
 
     /* the probation timer, then @code readState and @code transition HALF_OPEN -> CLOSED */
@@ -366,7 +457,9 @@ proctype Owner(byte me) {
 end_idle:
   do
   :: atomic {
-       listening && owner == me && !busy[me] && cp < NEV && clock != EXPIRED ->
+       /* a batch of waiting events, or (saved events left, cp at the end) a later event's batch: traffic
+          goes on, and each batch drains its partition's saved events first */
+       listening && owner == me && !busy[me] && ((cp < NEV && clock != EXPIRED) || saved_exists) ->
        busy[me] = true; inv_killed[me] = false; lo = cp;
        if :: hi = NEV :: lo + 1 < NEV -> hi = lo + 1 fi   /* batch size */
      };
@@ -383,7 +476,10 @@ again:
      atomic {
        if :: inv_killed[me] -> busy[me] = false; goto next :: else -> skip fi;
        fail = false;
+       /* @code makeSavedFirst: the partition's saved events go first; failing, the batch is held */
+       if :: saved_exists && up -> drain_all :: saved_exists && !up -> fail = true :: else -> skip fi;
        i = lo;
+       if :: fail -> i = hi :: else -> skip fi;
        do
        :: i < hi && i == NEV - 1 -> i++               /* poison: dead-lettered when the batch completes */
        :: i < hi && i < NEV - 1 && up -> if :: ev[i] == WAITING || ev[i] == SAVED -> ev[i] = PROCESSED :: else -> skip fi; i++
@@ -417,10 +513,9 @@ again:
         owner after a move too: a late checkpoint, possibly behind the new owner's) */
      atomic {
        if :: inv_killed[me] -> busy[me] = false; goto next :: else -> skip fi;
-       if :: hi == NEV && ev[NEV - 1] != PROCESSED -> ev[NEV - 1] = DEAD_LETTERED :: else -> skip fi;
+       if :: lo < NEV && hi == NEV && ev[NEV - 1] != PROCESSED -> ev[NEV - 1] = DEAD_LETTERED :: else -> skip fi;
        if :: clock != EXPIRED -> cp = hi :: else -> skip fi;
-       busy[me] = false;
-       check_g1()
+       busy[me] = false
      };
      goto next;
 held:
@@ -446,71 +541,86 @@ end_r:
    disabled and no live orchestration gets it enabled (@code repairTrigger), unless in maintenance.
    A store that knows no trip gets only the stray forms repaired: the breaker's own form then may be a
    forgotten trip's disable, which that trip's approval lifts (@code breakerOwnDisable, G5). */
+#if BUG_WATCHDOG_IN_MAINT
+#define w_maint false
+#else
+#define w_maint maint
+#endif
 proctype Watchdog() {
   mtype:bstate s;
   byte t;
+  byte seen;
 end_w:
   do
   :: atomic {
        s = st; t = st_trip;
+       /* @code holdForMaintenance: in maintenance the trigger is held off (an enable that raced the
+          entry is undone on the next tick) */
+       if :: maint && !sw_dot -> sw_dot = true; settings_written() :: else -> skip fi;
        if
 #if OLD_NO_TRIP_WATCHDOG
        :: t == 0 -> skip
 #else
        :: t == 0 ->
           if
-          :: s == CLOSED && !maint && app_reads_disabled && !sw_dot -> clear_switch; settings_written()
+          :: s == CLOSED && !w_maint && app_reads_disabled && !sw_dot -> enable_switch
           :: else -> skip
           fi
 #endif
-       :: t != 0 && s != CLOSED -> !trig_starting[t]; start_orchestration(t, true)
+       /* @code startBreakerOrchestration: the status read here, startNew in the next step */
+       :: t != 0 && s != CLOSED -> !trig_starting[t]; seen = inst[t]; goto starting
        :: t != 0 && s == CLOSED ->
           if
-          :: inst[t] != I_RUNNING && !maint && app_reads_disabled -> clear_switch; settings_written()
+          :: inst[t] != I_RUNNING && !w_maint && app_reads_disabled -> enable_switch
           :: else -> skip
           fi
        fi;
        s = CLOSED; t = 0
-     }
+     };
+     goto next_tick;
+starting:
+     atomic {
+       if :: seen == I_NONE || seen == I_STOPPED -> start_new(t) :: else -> skip fi;
+       s = CLOSED; t = 0; seen = 0
+     };
+next_tick:
+     skip
   od
 }
 
 /* ================================ the retention guard ================================ */
 
-/* @code runRetentionGuard: once the oldest waiting event is within the margin, save what waits
-   behind the checkpoint into the app's own storage, then move the checkpoint past what is saved; a
-   restart mid-save runs it again (saving twice is harmless). Saved events are drained to the sink once
-   the downstream is back and the breaker is not OPEN (@code drainSaved). */
+/* @code runRetentionGuard, one run a watchdog tick while the oldest waiting event is within the margin:
+   under the partition's lease it reads the checkpoint, saves the events behind it (at most one a run here:
+   the per-run bound, scaled down) into the app's own storage, then moves the checkpoint past what it saved
+   only if nobody moved it meanwhile (@code moveCheckpoint, ETag-guarded). A host restart stops a run
+   between any two steps; what it saved stays saved, and the next run goes on. It never drains: the
+   orchestration's drain and each batch's saved-first do (@code drainSaved). */
 proctype Guard() {
   byte lo;
-  byte i;
 end_g:
   do
-  :: atomic { clock == MARGIN && !g_done -> g_run = true; g_killed = false; lo = cp };
-     /* saved idempotently (a save cut short by a restart is made again) */
+  :: atomic { clock == MARGIN && cp < NEV && g_runs < GUARD_RUNS -> g_run = true; g_killed = false; lo = cp };
+#if BUG_MOVE_BEFORE_SAVE
+     atomic { if :: !g_killed && cp == lo -> cp = lo + 1 :: else -> skip fi };
+#endif
+     /* the save of the run's events; storage down for the whole margin fails every run */
      atomic {
 #if STORAGE_DOWN_WHOLE_MARGIN
-       false;
+       g_killed = true;
 #endif
-       i = lo;
-       do
-       :: i < NEV -> if :: ev[i] == WAITING -> ev[i] = SAVED :: else -> skip fi; i++
-       :: i >= NEV -> break
-       od
+#if !BUG_GUARD_NO_SAVE
+       if :: !g_killed && ev[lo] == WAITING -> ev[lo] = SAVED; saves++ :: else -> skip fi
+#else
+       skip
+#endif
      };
-     atomic {
-       g_run = false;
-       if
-       :: g_killed -> skip  /* runs again on the next tick */
-       :: else -> cp = NEV; g_done = true; check_g1()
-       fi;
-       lo = 0; i = 0
-     }
-  :: atomic {
-       up && st != OPEN && saved_exists ->
-       if :: ev[0] == SAVED -> ev[0] = PROCESSED :: else -> skip fi;
-       if :: ev[1] == SAVED -> ev[1] = DEAD_LETTERED :: else -> skip fi
-     }
+#if !BUG_MOVE_BEFORE_SAVE
+     /* the move: only if the checkpoint is still where this run read it */
+     atomic { if :: !g_killed && cp == lo -> cp = lo + 1 :: else -> skip fi; if :: !g_killed || STORAGE_DOWN_WHOLE_MARGIN -> g_runs++ :: else -> skip fi; g_run = false; g_killed = false; lo = 0 }
+#else
+     atomic { if :: !g_killed || STORAGE_DOWN_WHOLE_MARGIN -> g_runs++ :: else -> skip fi; g_run = false; g_killed = false; lo = 0 }
+#endif
   od
 }
 
@@ -527,17 +637,12 @@ end_e:
 #if RETENTION
   :: atomic { clock == YOUNG -> clock = MARGIN }
   :: atomic {
-       /* the hub deletes what passed retention. The margin covers the guard's bounded work: the
-          deadline comes only after a full pass of the guard (or never, with its storage down). */
-#if STORAGE_DOWN_WHOLE_MARGIN
-       clock == MARGIN ->
-#else
-       clock == MARGIN && g_done ->
-#endif
+       /* the hub deletes what passed retention once the margin is over: GUARD_RUNS runs of the guard,
+          killed or not, or earlier when nothing waits behind the checkpoint */
+       clock == MARGIN && (g_runs >= GUARD_RUNS || cp >= NEV) ->
        clock = EXPIRED;
        if :: ev[0] == WAITING -> ev[0] = LOST :: else -> skip fi;
-       if :: ev[1] == WAITING -> ev[1] = LOST :: else -> skip fi;
-       check_g1()
+       if :: ev[1] == WAITING -> ev[1] = LOST :: else -> skip fi
      }
 #endif
 #if STRAY_FORMS
@@ -556,9 +661,9 @@ end_op:
 #if !NOBODY_APPROVES
   /* @code raiseApproval for a trip whose orchestration waits (the page refuses any other) */
   /* (also when the store forgot every trip: the waiting trip's link still works, resumeAfterLostStore) */
-  :: atomic { ph[1] == awaiting_approval && (st_trip == 1 || st_trip == 0) && !approval_raised[1] -> approval_raised[1] = true }
+  :: atomic { ph[1] == awaiting_approval && (st_trip == 1 || st_trip == 0) && !op_ok[1] -> op_ok[1] = true; apv[1] = 1 }
 #if MAXTRIP > 1
-  :: atomic { ph[2] == awaiting_approval && (st_trip == 2 || st_trip == 0) && !approval_raised[2] -> approval_raised[2] = true }
+  :: atomic { ph[2] == awaiting_approval && (st_trip == 2 || st_trip == 0) && !op_ok[2] -> op_ok[2] = true; apv[2] = 2 }
 #endif
   /* @code forceClose: window emptied, compare-and-set to CLOSED, the orchestration ended, trigger enabled */
   :: atomic { !b_force && st != CLOSED && st_trip != 0 -> b_force = true; t = st_trip; win = 0 };
@@ -569,7 +674,7 @@ end_op:
      if
      :: ok ->
         atomic { if :: inst[t] == I_RUNNING -> inst[t] = I_STOPPED; ogen[t]++ :: else -> skip fi };
-        atomic { if :: !maint && app_reads_disabled -> clear_switch; settings_written() :: else -> skip fi }
+        atomic { if :: !maint && app_reads_disabled -> enable_switch :: else -> skip fi }
      :: else -> skip
      fi
 #endif
@@ -580,7 +685,10 @@ end_op:
      }
   /* @code enterMaintenance / @code leaveMaintenance: a supported stop that the watchdog respects */
   :: atomic { !b_maint && !maint -> b_maint = true; maint = true; if :: !sw_dot -> sw_dot = true; settings_written() :: else -> skip fi }
-  :: atomic { maint -> maint = false; if :: st != OPEN && app_reads_disabled -> clear_switch; settings_written() :: else -> skip fi }
+  :: atomic { maint -> maint = false; if :: st != OPEN && app_reads_disabled -> enable_switch :: else -> skip fi }
+  /* an Approval carrying another trip's id (MAXTRIP + 1: one of an earlier deployment) raised on a
+     waiting instance, once: the wait must ignore it */
+  :: atomic { !b_sapv && ph[1] == awaiting_approval && apv[1] == 0 -> b_sapv = true; apv[1] = MAXTRIP + 1 }
   /* an unrelated app-settings edit: the host restarts */
   :: atomic { !b_edit -> b_edit = true; settings_written() }
   od
@@ -596,7 +704,7 @@ init {
 #if F_MOVE
     run Owner(1);
 #endif
-    run Watchdog(); run Guard(); run Env(); run Operator();
+    run Watchdog(); run Guard(); run Env(); run Operator(); run Invariants();
 #if KILL_ANY_ACTIVITY
     run Restarter();
 #endif

@@ -2,7 +2,8 @@
 # Model-checks the breaker's protocol (model/breaker.pml) with SPIN: every run below explores its whole
 # state space. Prints, per run, the states explored, the depth, the time and the properties held; exits
 # non-zero with the trail (trimmed to the protocol's own variables) when a property is violated, or when
-# the model of last round's protocol no longer shows its known violation. See model/README.md.
+# a seeded bug or last round's protocol is no longer caught by the property named for it. See
+# model/README.md.
 #
 # Installs spin the way the tests install Redis: apt-get when root and missing, else one clear line.
 set -euo pipefail
@@ -28,12 +29,23 @@ failed=0
 
 # The protocol's variables, for a readable trail: every step that changes one of them.
 trim_trail() {
-  { grep -E '\[(st|st_trip|win|sw_dot|sw_stray|maint|listening|up|clock|cp|owner|ph\[[0-9]\]|ev\[[0-9]\]|inst\[[0-9]\]|approval_raised\[[0-9]\]|first_notices\[[0-9]\]) = ' || true; } |
+  { grep -E '\[(st|st_trip|win|sw_dot|sw_stray|maint|listening|up|clock|cp|owner|ph\[[0-9]\]|ev\[[0-9a-z]+\]|inst\[[0-9]\]|apv\[[0-9]\]|op_ok\[[0-9]\]|g_runs|first_notices\[[0-9]\]) = ' || true; } |
     sed -E 's/^ *[0-9]+:\s+proc +[0-9]+ \(([A-Za-z]+):[0-9]+\) [^[]*\[/\1: /; s/\]$//' |
     awk '{ if ($0 != last) print; last = $0 }'
 }
 
-# run <name> <safety|live|guard_saves> <expect: holds|violated> <defines...>
+# The properties, as pan reports each violated: a must-be-violated run names the one it must break, so a
+# run that fails for another reason (a different assertion, a depth limit) does not count as caught.
+declare -A PROPERTY=(
+  [G1]='assertion violated \( !\(\(\(ev\[0\]==0\)&&\(cp>0\)\)\)'
+  [G7]='assertion violated \(\(ev\[0\]!=4\)&&\(ev\[1\]!=4\)\)'
+  [G5]='assertion violated \(op_ok\[t\]'
+  [drain-before-enable]='assertion violated .*drained_at\[t\]'
+  [maintenance]='assertion violated +!\(maint\)'
+  [live]='acceptance cycle'
+)
+
+# run <name> <safety|live|guard_saves> <expect: holds|violated:<property>> <defines...>
 run() {
   local name=$1 mode=$2 expect=$3
   shift 3
@@ -59,10 +71,19 @@ run() {
   secs=$(sed -nE 's/^pan: elapsed time ([0-9.e+]+) seconds/\1/p' "$log" | head -1)
   errors=$(sed -nE 's/.*errors: ([0-9]+).*/\1/p' "$log" | head -1)
   local props
-  if [ "$mode" = safety ]; then props="G1 G3 G5 G7 (assertions)"; else props="$mode (LTL, weak fairness)"; fi
+  if [ "$mode" = safety ]; then props="G1 G3 G5 G7 maint drain"; else props="$mode (LTL, weak fairness)"; fi
   if grep -q 'search depth too small' "$log"; then errors=1; fi
   local verdict
-  if [ "${errors:-1}" = 0 ]; then verdict=holds; else verdict=violated; fi
+  if [ "${errors:-1}" = 0 ]; then
+    verdict=holds
+  else
+    verdict=violated
+    # Which property: the one whose report pan printed.
+    local p
+    for p in "${!PROPERTY[@]}"; do
+      if grep -qE "${PROPERTY[$p]}" "$log"; then verdict="violated:$p"; fi
+    done
+  fi
   printf 'model %-22s %-12s states %-9s depth %-5s time %6ss  %-28s %s\n' \
     "$name" "$mode" "${states:-?}" "${depth:-?}" "${secs:-?}" "$props" "$verdict"
   if [ "$verdict" != "$expect" ]; then
@@ -81,25 +102,37 @@ run() {
 NR="-DRETENTION=0"
 run restarts-store safety holds $NR -DF_OUTAGE=1 -DF_STORE=1 -DF_EDIT=1 -DMAXTRIP=1
 run restarts-store live holds $NR -DF_OUTAGE=1 -DF_STORE=1 -DF_EDIT=1 -DMAXTRIP=1
-run operator safety holds $NR -DF_OUTAGE=1 -DF_FORCE=1 -DF_MANUAL=1 -DMAXTRIP=1
-run operator live holds $NR -DF_OUTAGE=1 -DF_FORCE=1 -DF_MANUAL=1 -DMAXTRIP=1
+run operator safety holds $NR -DF_OUTAGE=1 -DF_FORCE=1 -DF_MANUAL=1 -DF_STRAY_APPROVAL=1 -DMAXTRIP=1
+run operator live holds $NR -DF_OUTAGE=1 -DF_FORCE=1 -DF_MANUAL=1 -DF_STRAY_APPROVAL=1 -DMAXTRIP=1
 run maintenance safety holds $NR -DF_OUTAGE=1 -DF_MAINT=1 -DF_MANUAL=1 -DMAXTRIP=1
 run maintenance live holds $NR -DF_OUTAGE=1 -DF_MAINT=1 -DF_MANUAL=1 -DMAXTRIP=1
 run probation safety holds $NR -DF_OUTAGE=1 -DMAXTRIP=2
 run retention-move safety holds -DF_OUTAGE=1 -DF_MOVE=1 -DF_MAINT=1 -DMAXTRIP=1
 run retention-restart safety holds -DF_OUTAGE=1 -DF_EDIT=1 -DF_STORE=1 -DMAXTRIP=1
-run unattended safety holds -DNOBODY_APPROVES=1 -DF_OUTAGE=1 -DF_MOVE=1 -DF_STORE=1 -DMAXTRIP=1
+run retention-live live holds -DF_OUTAGE=1 -DF_STORE=1 -DMAXTRIP=1
+run unattended-move safety holds -DNOBODY_APPROVES=1 -DF_OUTAGE=1 -DF_MOVE=1 -DMAXTRIP=1
+run unattended-store safety holds -DNOBODY_APPROVES=1 -DF_OUTAGE=1 -DF_STORE=1 -DMAXTRIP=1
 run unattended guard_saves holds -DNOBODY_APPROVES=1 -DF_OUTAGE=1 -DF_MOVE=1 -DMAXTRIP=1
 run stray-forms safety holds $NR -DSTRAY_FORMS=1 -DF_OUTAGE=1 -DF_STORE=1 -DMAXTRIP=1
 run stray-forms live holds $NR -DSTRAY_FORMS=1 -DF_OUTAGE=1 -DF_STORE=1 -DMAXTRIP=1
 
-# Red first: last round's orchestrator (a skipped disable ended the episode) strands the trigger.
-run last-round live violated $NR -DOLD_SKIPPED_DISABLE=1 -DF_OUTAGE=1 -DF_STORE=1 -DMAXTRIP=1
-# And last round's watchdog (a store without trips left alone) never repairs a stray form.
-run last-watchdog live violated $NR -DOLD_NO_TRIP_WATCHDOG=1 -DSTRAY_FORMS=1 -DF_OUTAGE=1 -DF_STORE=1 -DMAXTRIP=1
+# Red first, each by the property it must break: last round's orchestrator (a skipped disable ended the
+# episode) and last round's watchdog (a store without trips left alone) strand the trigger; the guard's
+# storage down for the whole margin loses events (the documented limit).
+run last-round live violated:live $NR -DOLD_SKIPPED_DISABLE=1 -DF_OUTAGE=1 -DF_STORE=1 -DMAXTRIP=1
+run last-watchdog live violated:live $NR -DOLD_NO_TRIP_WATCHDOG=1 -DSTRAY_FORMS=1 -DF_OUTAGE=1 -DF_STORE=1 -DMAXTRIP=1
+run storage-down safety violated:G7 -DSTORAGE_DOWN_WHOLE_MARGIN=1 -DNOBODY_APPROVES=1 -DF_OUTAGE=1 -DMAXTRIP=1
+
+# Seeded bugs (model/README.md, "Seeded bugs"): each a plausible slip, each caught by its property.
+run bug-move-before-save safety violated:G1 -DBUG_MOVE_BEFORE_SAVE=1 -DNOBODY_APPROVES=1 -DF_OUTAGE=1 -DMAXTRIP=1
+run bug-guard-no-save safety violated:G1 -DBUG_GUARD_NO_SAVE=1 -DNOBODY_APPROVES=1 -DF_OUTAGE=1 -DMAXTRIP=1
+run bug-drain-after-enable safety violated:drain-before-enable -DBUG_DRAIN_AFTER_ENABLE=1 -DF_OUTAGE=1 -DMAXTRIP=1
+run bug-drain-gives-up live violated:live -DBUG_DRAIN_GIVES_UP=1 -DF_OUTAGE=1 -DMAXTRIP=1
+run bug-watchdog-in-maint safety violated:maintenance $NR -DBUG_WATCHDOG_IN_MAINT=1 -DF_OUTAGE=1 -DF_MAINT=1 -DF_MANUAL=1 -DMAXTRIP=1
+run bug-any-approval safety violated:G5 $NR -DBUG_ANY_APPROVAL=1 -DF_OUTAGE=1 -DF_STRAY_APPROVAL=1 -DMAXTRIP=1
 
 if [ "$failed" != 0 ]; then
   echo "check-model: a property did not come out as expected (trail above)" >&2
   exit 1
 fi
-echo "check-model: every property held; last round's protocol still shows its violations"
+echo "check-model: every property held; each seeded bug and last round's protocol broke the property named for it"
