@@ -245,9 +245,7 @@ export async function runSchedule(
   readonly retentionFaults: ReadonlySet<RetentionFaultKind>;
 }> {
   const { world } = redisWorld;
-  // Faults in the retention margin need a hub the guard reads (a served one): without it the margin is
-  // the deployed retention's, beyond any run, and the late approval they bring would never come.
-  drawn = served ? withRetentionFaultsLate(drawn) : { ...drawn, retention: undefined };
+  drawn = withRetentionFaultsLate(drawn);
   const hub = served && (approvesAfterRetention(drawn) || neverApproves(drawn)) ? served : undefined;
   await hub?.replaceHub(drawn.base.partitions);
   const until = neverApprovedUntil(drawn, world.retentionMs);
