@@ -69,6 +69,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist/**',
+      '.package/**',
       'node_modules/**',
       '.test-output/**',
       '.tools/**',
@@ -89,14 +90,14 @@ export default tseslint.config(
     },
   },
   {
-    // Plain CommonJS run by node itself, without tsx (bench/coldStartChild.cjs: a cold start as the
+    // Plain CommonJS run by node itself, without tsx (sim/host/coldStartWorker.cjs: a cold start as the
     // worker makes it): the recommended rules, no type information.
     files: ['**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,
       sourceType: 'commonjs',
-      globals: { require: 'readonly', process: 'readonly', __dirname: 'readonly' },
+      globals: { require: 'readonly', process: 'readonly', __dirname: 'readonly', Buffer: 'readonly' },
     },
     rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
   },

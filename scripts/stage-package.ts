@@ -1,13 +1,22 @@
 /**
  * Stages the deployment package in .package/ (what `azd deploy` zips, azure.yaml `dist`): host.json,
- * package.json, the lock, dist/src and the production dependencies only. Run after `npm run build`:
- *   npm run stage-package            (azure.yaml's prepackage hook runs it)
+ * package.json and the app bundled with its production dependencies (scripts/package/bundleApp.ts):
+ *   npm run stage-package            (azure.yaml's prepackage hook runs it after the type check)
  */
 import { resolve } from 'node:path';
 
 import { stagePackage } from './package/stagePackage';
 
 const root = resolve(import.meta.dirname, '..');
-const { copied } = stagePackage(root, resolve(root, '.package'));
-const modules = copied.filter((path) => path.startsWith('node_modules/')).length;
-console.log(`.package staged: ${copied.length - modules} app entries, ${modules} production packages`);
+stagePackage(root, resolve(root, '.package')).then(
+  ({ copied, inputs }) => {
+    const packages = new Set(
+      inputs.flatMap((input) => /^node_modules\/((@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? []),
+    );
+    console.log(`.package staged: ${copied.length} files, the app and ${packages.size} packages bundled`);
+  },
+  (error: unknown) => {
+    console.error(`cannot stage the package: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);

@@ -1,36 +1,41 @@
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 
-import { planPackage } from './planPackage';
+import { type AppBundle, bundleApp } from './bundleApp';
+
+/** The staged package.json: what the host reads (the entry, the Node version), and no dependencies. */
+function packageManifest(root: string): string {
+  const manifest = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as Record<string, unknown>;
+  const staged = {
+    name: manifest.name,
+    version: manifest.version,
+    private: true,
+    license: manifest.license,
+    main: 'dist/main.js',
+    engines: manifest.engines,
+  };
+  return `${JSON.stringify(staged, null, 2)}\n`;
+}
 
 /**
- * Copies the planned package into `outDir` (emptied first) from the project's own build and its
- * installed node_modules: no network, and the same versions the tests ran. A production dependency
- * that the lock lists as optional and this machine did not install (another platform's binary) is
- * skipped; any other missing one is an error, since the app would fail to load without it.
+ * Stages the deployment package in `outDir` (emptied first): host.json, a package.json whose `main`
+ * is the bundle's entry, and the bundle (scripts/package/bundleApp.ts), which holds the production
+ * dependencies, so no node_modules ships. Built from the project's sources and its installed
+ * node_modules: no network, the same versions the tests ran.
  */
-export function stagePackage(root: string, outDir: string): { readonly copied: readonly string[] } {
-  const plan = planPackage(root);
-  const missing = plan.entries.filter((entry) => !existsSync(resolve(root, entry)));
-  if (missing.length > 0)
-    throw new Error(`cannot stage the package: ${missing.join(', ')} missing (run npm run build first)`);
+export async function stagePackage(
+  root: string,
+  outDir: string,
+): Promise<AppBundle & { readonly copied: readonly string[] }> {
   rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
-  const copied: string[] = [];
-  for (const path of [...plan.entries, ...plan.productionModules]) {
-    const from = resolve(root, path);
-    if (!existsSync(from)) {
-      if (plan.optional.includes(path)) continue;
-      throw new Error(`cannot stage the package: ${path} is a production dependency but is not installed`);
-    }
-    mkdirSync(dirname(resolve(outDir, path)), { recursive: true });
-    cpSync(from, resolve(outDir, path), { recursive: true, dereference: true });
-    copied.push(path);
-  }
+  mkdirSync(resolve(outDir, 'dist'), { recursive: true });
+  copyFileSync(resolve(root, 'host.json'), resolve(outDir, 'host.json'));
+  writeFileSync(resolve(outDir, 'package.json'), packageManifest(root));
+  const bundle = await bundleApp(root, outDir);
   // azd applies its default exclusions (node_modules for Node.js) when a package has no .funcignore.
   writeFileSync(
     resolve(outDir, '.funcignore'),
-    '# Staged by scripts/stage-package.ts: everything here ships; node_modules holds production dependencies only.\n',
+    '# Staged by scripts/stage-package.ts: everything here ships.\n',
   );
-  return { copied };
+  return { ...bundle, copied: ['.funcignore', 'host.json', 'package.json', ...bundle.files] };
 }
