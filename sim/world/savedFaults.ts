@@ -1,4 +1,17 @@
 import type { SavedEvents } from '../../src/retention/savedEvents';
+import { invocationScope } from '../host/invocationScope';
+
+/**
+ * One read of saved events (a drain batch): the range it covered and the invocation it ran under (a
+ * host invocation's id for a held batch's saved-first, `?` for the drain activity). The batch processor
+ * supersedes by key inside it as inside a host batch.
+ */
+export interface SavedRead {
+  readonly invocationId: string;
+  readonly partitionId: string;
+  readonly firstSequence: number;
+  readonly lastSequence: number;
+}
 
 /** Storage refusing the saved events' calls while a fault says it is down (a 503 from the account). */
 export class SavedStorageDownError extends Error {
@@ -39,6 +52,12 @@ export class SavedFaults {
   /** Called after saved events were removed (drained). */
   onRemoved: ((count: number) => void) | undefined;
 
+  /**
+   * Every read of saved events in this world, in order (kept across runs: a run's checks match them
+   * with its own writes, whose keys name the run).
+   */
+  readonly reads: SavedRead[] = [];
+
   /** No faults, no observers (between runs). */
   clear(): void {
     this.storageDown = false;
@@ -73,7 +92,18 @@ export class SavedFaults {
       read: async (partitionId, seqs) => {
         up('read');
         this.onRead?.();
-        return saved.read(partitionId, seqs);
+        const read = await saved.read(partitionId, seqs);
+        const numbers = read.events.flatMap((e) =>
+          e.sequenceNumber === undefined ? [] : [e.sequenceNumber],
+        );
+        if (numbers.length > 0)
+          this.reads.push({
+            invocationId: invocationScope.getStore()?.invocationId ?? '?',
+            partitionId,
+            firstSequence: Math.min(...numbers),
+            lastSequence: Math.max(...numbers),
+          });
+        return read;
       },
       remove: async (partitionId, seqs) => {
         up('remove');

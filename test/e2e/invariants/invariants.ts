@@ -39,7 +39,9 @@ export async function invariantViolations(
   const writes = world.writes.filter((w) => w.run === run);
   const processed = new Set(writes.map((w) => keyOf(w.partitionId, w.sequenceNumber)));
   const deadLettered = new Set(report.deadLetters.map((d) => keyOf(d.partitionId, d.sequenceNumber)));
-  const superseded = byKey ? supersededInItsBatch(writes, report.host.invocations) : () => false;
+  const superseded = byKey
+    ? supersededInItsBatch(writes, [...report.host.invocations, ...world.savedFaults.reads])
+    : () => false;
   const expired = new Set(report.expired.map((e) => keyOf(e.partitionId, e.sequenceNumber)));
   const held = (e: HubEvent) =>
     !expired.has(keyOf(e.partitionId, e.sequenceNumber)) &&

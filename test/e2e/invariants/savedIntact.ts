@@ -26,7 +26,9 @@ export async function savedIntactViolations(
   }
   const broken: string[] = [];
   for (const [partitionId, seqs] of byPartition) {
-    const read = new Map((await saved.read(partitionId, seqs)).map((e) => [e.sequenceNumber, e]));
+    const { events, intact } = await saved.read(partitionId, seqs);
+    const read = new Map(events.map((e) => [e.sequenceNumber, e]));
+    const whole = new Set(intact);
     for (const seq of seqs) {
       const key = keyOf(partitionId, seq);
       const event = read.get(seq);
@@ -34,6 +36,7 @@ export async function savedIntactViolations(
       if (
         event === undefined ||
         original === undefined ||
+        !whole.has(seq) ||
         event.offset === undefined ||
         !event.body.equals(original.body) ||
         JSON.stringify(event.properties) !== JSON.stringify(original.properties)
