@@ -245,7 +245,9 @@ export async function runSchedule(
   readonly retentionFaults: ReadonlySet<RetentionFaultKind>;
 }> {
   const { world } = redisWorld;
-  drawn = withRetentionFaultsLate(drawn);
+  // Faults in the retention margin need a hub the guard reads (a served one): without it the margin is
+  // the deployed retention's, beyond any run, and the late approval they bring would never come.
+  drawn = served ? withRetentionFaultsLate(drawn) : { ...drawn, retention: undefined };
   const hub = served && (approvesAfterRetention(drawn) || neverApproves(drawn)) ? served : undefined;
   await hub?.replaceHub(drawn.base.partitions);
   const until = neverApprovedUntil(drawn, world.retentionMs);
