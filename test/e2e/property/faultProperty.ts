@@ -281,7 +281,10 @@ export async function runSchedule(
     ...(hub === undefined ? { retentionSeconds: deployedRetentionMs() / 1000 } : {}),
     minSeconds: lastFault + 1,
     ...(until === undefined ? {} : { approveNotBefore: until }),
-    maxSeconds: 2_000,
+    // 3,000 s: a drain that fails after a late approval can trip the breaker again (its failures count in
+    // the window), and the new trip waits for its own late approval, up to retention + 120 s after its
+    // email (seed 20261129 path 52, seed 8281901 path 14: approved at 1,685 and 1,918 s, not settled in 2,000).
+    maxSeconds: 3_000,
     happenings: storeOutage
       ? [
           {
