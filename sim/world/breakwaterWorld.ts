@@ -21,6 +21,7 @@ import {
   drainDeadLetterQueue,
   maintenanceRequest,
 } from './operatorActions';
+import { SavedFaults } from './savedFaults';
 import { startWorldDownstream, type WorldDownstream } from './worldDownstream';
 import { type AttachedHost, e2eEnv, e2eRuntimeOptions, type SinkWrite } from './worldParts';
 
@@ -106,6 +107,8 @@ export class BreakwaterWorld {
     readonly http: FunctionsHttpServer,
     /** How long the hubs of this world's scenarios keep events (simulated ms). */
     readonly retentionMs: number,
+    /** Faults of the retention guard's saved events (storage down, a crash mid-save), off by default. */
+    readonly savedFaults: SavedFaults,
   ) {}
 
   /** The platform's timing faults in force (read when each applies). */
@@ -207,7 +210,9 @@ export class BreakwaterWorld {
       ...options.settings,
     });
     const writes: SinkWrite[] = [];
+    const savedFaults = new SavedFaults();
     const runtimeOptions = e2eRuntimeOptions({
+      savedFaults,
       clock,
       downstream,
       writes,
@@ -233,6 +238,7 @@ export class BreakwaterWorld {
       durable,
       http,
       checkedRetentionMs(options.retentionMs ?? deployedRetentionMs(), 'WorldOptions.retentionMs'),
+      savedFaults,
     );
     world.acs = acs;
     return world;

@@ -29,12 +29,18 @@ export async function useOrdering(world: BreakwaterWorld, ordering: OrderingMode
  * wrote a later reading of the same key (home, sensor) with the same or a greater version. Key mode
  * need not write such a reading (newest wins: the row ends up the same), so it is processed without a
  * write of its own. A write of another batch does not count: that would hide a checkpoint moved past it.
+ * A batch is a host invocation or a drain's read of saved events (same range fields): the drain hands
+ * its batches to the same processor.
  */
 export function supersededInItsBatch(
   writes: readonly SinkWrite[],
-  invocations: readonly InvocationRecord[],
+  invocations: readonly Pick<
+    InvocationRecord,
+    'invocationId' | 'partitionId' | 'firstSequence' | 'lastSequence'
+  >[],
 ): (event: HubEvent) => boolean {
-  const batchOf = new Map(invocations.map((i) => [i.invocationId, i]));
+  const batchesOf = new Map<string, (typeof invocations)[number][]>();
+  for (const i of invocations) batchesOf.set(i.invocationId, [...(batchesOf.get(i.invocationId) ?? []), i]);
   const byKey = new Map<string, SinkWrite[]>();
   for (const w of writes) byKey.set(w.key, [...(byKey.get(w.key) ?? []), w]);
   return (event) => {
@@ -46,14 +52,13 @@ export function supersededInItsBatch(
     }
     const version = readingVersion(reading, { ...event, index: 0, systemProperties: {} });
     return (byKey.get(`${reading.homeId}/${reading.sensorId}`) ?? []).some((w) => {
-      const batch = batchOf.get(w.invocationId);
-      return (
-        batch !== undefined &&
-        w.partitionId === event.partitionId &&
-        w.sequenceNumber > event.sequenceNumber &&
-        w.version >= version &&
-        batch.firstSequence <= event.sequenceNumber &&
-        event.sequenceNumber <= batch.lastSequence
+      if (w.partitionId !== event.partitionId || w.sequenceNumber <= event.sequenceNumber) return false;
+      if (w.version < version) return false;
+      return (batchesOf.get(w.invocationId) ?? []).some(
+        (batch) =>
+          batch.partitionId === event.partitionId &&
+          batch.firstSequence <= event.sequenceNumber &&
+          w.sequenceNumber <= batch.lastSequence,
       );
     });
   };

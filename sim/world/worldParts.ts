@@ -1,7 +1,9 @@
 import type { RuntimeOptions } from '../../src/composition/runtime';
+import type { SavedEvents } from '../../src/retention/savedEvents';
 import { staticTokenCredential } from '../azure/armServer';
 import { localAppEnv } from '../host/localAppEnv';
 import type { SimClock } from '../host/simClock';
+import type { SavedFaults } from './savedFaults';
 import type { SinkWrite, WorldDownstream } from './worldDownstream';
 
 export type { SinkWrite } from './worldDownstream';
@@ -64,12 +66,17 @@ export function e2eRuntimeOptions(parts: {
   readonly acs?: boolean;
   /** The world's hub retention when it was given: the app keeps the same deadline. */
   readonly hubRetentionMs?: number;
+  /** Faults of the retention guard's saved events, switched while a run goes on. */
+  readonly savedFaults?: SavedFaults;
 }): RuntimeOptions {
   const { clock, downstream, writes } = parts;
   return {
     ...(parts.hubRetentionMs === undefined ? {} : { hubRetentionMs: parts.hubRetentionMs }),
     clock,
     decorateSink: (real) => downstream.decorate(real, writes, clock),
+    ...(parts.savedFaults === undefined
+      ? {}
+      : { decorateSaved: (saved: SavedEvents) => parts.savedFaults?.decorate(saved) ?? saved }),
     endpoints: {
       credential: staticTokenCredential,
       arm: { url: parts.armUrl, ca: parts.ca },

@@ -12,7 +12,9 @@ const saved = new WeakMap<Runtime, SavedEvents>();
 export function savedEventsFor(runtime: Runtime): SavedEvents {
   let s = saved.get(runtime);
   if (s === undefined) {
-    s = makeSavedEvents(runtime.storage.container(runtime.config.processing.deadLetterContainer));
+    s = runtime.decorateSaved(
+      makeSavedEvents(runtime.storage.container(runtime.config.processing.deadLetterContainer)),
+    );
     saved.set(runtime, s);
   }
   return s;

@@ -20,6 +20,7 @@ import {
   withHeldBatchTelemetry,
 } from '../processing/batchProcessor';
 import { makePartitionProgress, type PartitionProgress } from '../processing/partitionProgress';
+import type { SavedEvents } from '../retention/savedEvents';
 import type { ActivitySink } from '../sinks/activitySink';
 import { makeStorageClients, type StorageClients } from '../storage/storageClients';
 import { startAzureMonitorTelemetry } from './azureMonitorTelemetry';
@@ -52,6 +53,8 @@ export interface Runtime {
   readonly controls: { readonly triggerSwitch: () => TriggerSwitch; readonly emailSender: () => EmailSender };
   /** How long the hub keeps events: EVENTHUB_RETENTION_HOURS, or the simulator's compressed one. */
   readonly hubRetentionMs: number;
+  /** Wraps the retention guard's saved events (RuntimeOptions.decorateSaved); identity in Azure. */
+  readonly decorateSaved: (saved: SavedEvents) => SavedEvents;
 }
 
 /** What a host embedding the app (the end-to-end tests, `npm run demo`) may change. */
@@ -77,6 +80,11 @@ export interface RuntimeOptions {
    * EVENTHUB_RETENTION_HOURS, and RETENTION_SAVE_MARGIN_MINUTES is checked against it.
    */
   readonly hubRetentionMs?: number;
+  /**
+   * Wraps the retention guard's saved events (blobs under `saved/`), e.g. to simulate storage down or a
+   * process crashing between the blob writes and the checkpoint move.
+   */
+  readonly decorateSaved?: (saved: SavedEvents) => SavedEvents;
 }
 
 /**
@@ -171,6 +179,7 @@ export function createRuntime(env: Environment, options: RuntimeOptions = {}): R
     getCredential,
     controls: { triggerSwitch: () => controls().triggerSwitch, emailSender: () => controls().emailSender },
     hubRetentionMs,
+    decorateSaved: options.decorateSaved ?? ((s: SavedEvents) => s),
   };
 }
 

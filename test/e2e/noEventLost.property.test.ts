@@ -22,17 +22,51 @@ const path = process.env.PROPERTY_PATH;
 // hub the app reads (served by the Event Hubs peer), as the retention guard does in Azure.
 const worlds = useServedRedisWorld({ partitions: 4, namePrefix: 'property', key: 'property-local-key' });
 
+// CI runs PROPERTY_EXTRA_RUNS more from PROPERTY_EXTRA_SEED (derived from the commit by .ci/run); a
+// failure there replays with PROPERTY_SEED=<that seed> PROPERTY_RUNS=1 PROPERTY_PATH=<its path>.
+const extraRuns = Number(process.env.PROPERTY_EXTRA_RUNS ?? 0);
+const extraSeed = Number(process.env.PROPERTY_EXTRA_SEED ?? 0);
+
+/** Runs the property; on a failure prints the command that replays its shrunk schedule. */
+async function withReplayHint(seedUsed: number, check: () => Promise<void>): Promise<void> {
+  try {
+    await check();
+  } catch (error) {
+    const at = /path: "([^"]*)"/.exec(String(error))?.[1];
+    if (at !== undefined)
+      console.log(
+        `replay: PROPERTY_SEED=${seedUsed} PROPERTY_RUNS=1 PROPERTY_PATH=${at} npx vitest run test/e2e/noEventLost.property.test.ts`,
+      );
+    throw error;
+  }
+}
+
 describe('property: nothing is lost under random fault schedules', () => {
   it(
     'holds G1 (zero lost), G2 (order, convergence), G3 (one orchestration per trip) and ends enabled and CLOSED',
     () =>
-      checkNoEventLost(worlds.redisWorld, {
-        runs,
-        seed,
-        runPrefix: 'p',
-        served: worlds.served,
-        ...(path === undefined ? {} : { path }),
-      }),
+      withReplayHint(seed, () =>
+        checkNoEventLost(worlds.redisWorld, {
+          runs,
+          seed,
+          runPrefix: 'p',
+          served: worlds.served,
+          ...(path === undefined ? {} : { path }),
+        }),
+      ),
     runs * 120_000,
+  );
+  it.runIf(extraRuns > 0 && path === undefined)(
+    'holds the same over more schedules from the commit-derived seed (PROPERTY_EXTRA_SEED)',
+    () =>
+      withReplayHint(extraSeed, () =>
+        checkNoEventLost(worlds.redisWorld, {
+          runs: extraRuns,
+          seed: extraSeed,
+          runPrefix: 'q',
+          served: worlds.served,
+        }),
+      ),
+    extraRuns * 120_000,
   );
 });

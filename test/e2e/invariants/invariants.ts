@@ -7,7 +7,8 @@ import { emailsPerTrip } from './tripEmails';
 
 /**
  * What broke in a run, in words (empty when the guarantees hold as Azure can promise them): nothing
- * lost (expired in the hub unprocessed counts as lost; saved by the retention guard does not); per key the sink converges on the key's last event in partition order; each invocation applies
+ * lost (expired in the hub unprocessed counts as lost; saved by the retention guard does not mid-run, while
+ * the blob is still there; at the end only the sink and the dead-letter store count); per key the sink converges on the key's last event in partition order; each invocation applies
  * its events in order (and with one instance and no moves, each partition is written in order), per
  * key with ORDERING=key; one
  * orchestration and one trip email per trip, at most one "resumed" email; ends enabled and settled, with
@@ -29,8 +30,8 @@ export async function invariantViolations(
     );
   if (settling && world.isDisabled()) problems.push('the trigger is still disabled');
 
-  // G1: every sent event is processed, dead-lettered, saved (the retention guard's blob
-  // saved/<partition>/<sequence>.json in the dead-letter container) or held: still retained in the hub
+  // G1: every sent event is processed, dead-lettered, saved mid-run (the retention guard's blob
+  // saved/<partition>/<sequence>.json in the dead-letter container, still there) or held: still retained in the hub
   // at or after its partition's checkpoint. An event checkpointed past unprocessed, or one that expired
   // in the hub past its retention unprocessed, is lost. With ORDERING=key a reading a newer one of its
   // key superseded in its batch is processed unwritten.
@@ -38,15 +39,21 @@ export async function invariantViolations(
   const writes = world.writes.filter((w) => w.run === run);
   const processed = new Set(writes.map((w) => keyOf(w.partitionId, w.sequenceNumber)));
   const deadLettered = new Set(report.deadLetters.map((d) => keyOf(d.partitionId, d.sequenceNumber)));
-  const superseded = byKey ? supersededInItsBatch(writes, report.host.invocations) : () => false;
+  const superseded = byKey
+    ? supersededInItsBatch(writes, [...report.host.invocations, ...world.savedFaults.reads])
+    : () => false;
   const expired = new Set(report.expired.map((e) => keyOf(e.partitionId, e.sequenceNumber)));
   const held = (e: HubEvent) =>
     !expired.has(keyOf(e.partitionId, e.sequenceNumber)) &&
     e.sequenceNumber >= report.host.checkpoint(e.partitionId);
+  // Saved counts only while it is still there mid-run (a run nobody approved yet): at the end of a run
+  // that settled (breaker CLOSED, trigger on) every saved event must have reached the sink or the
+  // dead-letter store, a blob once seen under saved/ is no outcome.
+  const stillSaved = (k: string) => !settling && report.savedLeft.has(k);
   const lost = report.sent
     .filter((e) => !superseded(e) && !held(e))
     .map((e) => keyOf(e.partitionId, e.sequenceNumber))
-    .filter((k) => !processed.has(k) && !deadLettered.has(k) && !report.saved.has(k));
+    .filter((k) => !processed.has(k) && !deadLettered.has(k) && !stillSaved(k));
   const expiredLost = lost.filter((k) => expired.has(k)).length;
   if (lost.length > 0)
     problems.push(

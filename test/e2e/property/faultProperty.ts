@@ -8,6 +8,7 @@ import type { ServedHub } from '../../../sim/world/servedHub';
 import type { OrderingMode } from '../../../src/processing/ordering';
 import { invariantViolations } from '../invariants/invariants';
 import { outageViolations, type ScheduleFacts } from '../invariants/outageInvariants';
+import { savedIntactViolations } from '../invariants/savedIntact';
 import type { RedisWorld } from '../worlds/redisWorld';
 import {
   arrangeDuplicateStarts,
@@ -18,6 +19,18 @@ import {
   type TimingCounts,
 } from './hostFaults';
 import { applyOperatorFaults, operatorFaultsArbitrary } from './operatorFaults';
+import {
+  armRetentionFaults,
+  drawnKinds,
+  noRetentionFaultCounts,
+  RETENTION_FAULT_KINDS,
+  type RetentionFaultCounts,
+  type RetentionFaultKind,
+  retentionFaultsArbitrary,
+} from './retentionFaults';
+
+/** PROPERTY_DRAIN_FAULT=0 leaves the downstream up during the approved drain (default: drawn). */
+const DRAIN_FAULTS = process.env.PROPERTY_DRAIN_FAULT !== '0';
 
 /**
  * The hub's retention in the property's world (simulated seconds): short enough that a schedule can
@@ -25,6 +38,13 @@ import { applyOperatorFaults, operatorFaultsArbitrary } from './operatorFaults';
  * stay inside it.
  */
 export const PROPERTY_RETENTION_SECONDS = 600;
+
+/**
+ * The retention guard saves once the oldest waiting event is this close to the retention (minutes;
+ * RETENTION_SAVE_MARGIN_MINUTES): the watchdog's runs a minute apart give it five tries in the margin, enough for storage down
+ * 100 s and a crash mid-save in it (a schedule's faults take at most three).
+ */
+export const PROPERTY_SAVE_MARGIN_MINUTES = 5;
 
 /**
  * About one schedule in five approves only after the hub's retention: this long after it, with an
@@ -103,6 +123,7 @@ export const planArbitrary = fc
       limits: limitsArbitrary,
       late: lateApprovalArbitrary(base.sendSeconds),
       never: neverApprovedArbitrary(base.sendSeconds),
+      retention: retentionFaultsArbitrary(base.sendSeconds, DRAIN_FAULTS),
     }),
   );
 
@@ -121,7 +142,19 @@ type Drawn = typeof planArbitrary extends fc.Arbitrary<infer T> ? T : never;
  * A schedule as `planArbitrary` draws it (`late` and `never` optional: schedules written out before they
  * existed).
  */
-export type DrawnSchedule = Omit<Drawn, 'late' | 'never'> & Partial<Pick<Drawn, 'late' | 'never'>>;
+export type DrawnSchedule = Omit<Drawn, 'late' | 'never' | 'retention'> &
+  Partial<Pick<Drawn, 'late' | 'never' | 'retention'>>;
+
+/**
+ * A schedule that drew faults in the retention margin but approves in time approves after the retention
+ * instead (the late approval its faults drew), so the guard saves and the drain runs.
+ */
+export function withRetentionFaultsLate(drawn: DrawnSchedule): DrawnSchedule {
+  const { retention } = drawn;
+  if (retention === undefined || drawn.late !== undefined || drawn.never !== undefined) return drawn;
+  // A key character the service refuses dead-letters every write before the downstream: no trip.
+  return { ...drawn, late: retention.late, limits: { ...drawn.limits, keyChar: undefined } };
+}
 
 /** Whether the schedule's operator approves only after the hub's retention (of the world's hubs). */
 export const approvesAfterRetention = (arbitrary: DrawnSchedule) => arbitrary.late !== undefined;
@@ -209,13 +242,20 @@ export async function runSchedule(
   readonly report: ScenarioReport;
   readonly problems: string[];
   readonly neverApproved: boolean;
+  readonly retentionFaults: ReadonlySet<RetentionFaultKind>;
 }> {
   const { world } = redisWorld;
+  // Faults in the retention margin need a hub the guard reads (a served one): without it the margin is
+  // the deployed retention's, beyond any run, and the late approval they bring would never come.
+  drawn = served ? withRetentionFaultsLate(drawn) : { ...drawn, retention: undefined };
   const hub = served && (approvesAfterRetention(drawn) || neverApproves(drawn)) ? served : undefined;
   await hub?.replaceHub(drawn.base.partitions);
   const until = neverApprovedUntil(drawn, world.retentionMs);
   const arbitrary = withNeverApproved(withLateApproval(drawn, world.retentionMs));
-  const { base, outages, crashes, storeOutage, host } = arbitrary;
+  const { base, crashes, storeOutage, host } = arbitrary;
+  // Mutable: the drain failure adds its window when the approval comes.
+  const outages = [...arbitrary.outages];
+  const inMargin = armRetentionFaults(redisWorld, drawn.retention, outages, base.approveAfter);
   const lastFault = Math.max(
     0,
     ...outages.map((o) => o.to),
@@ -241,7 +281,10 @@ export async function runSchedule(
     ...(hub === undefined ? { retentionSeconds: deployedRetentionMs() / 1000 } : {}),
     minSeconds: lastFault + 1,
     ...(until === undefined ? {} : { approveNotBefore: until }),
-    maxSeconds: 2_000,
+    // 3,000 s: a drain that fails after a late approval can trip the breaker again (its failures count in
+    // the window), and the new trip waits for its own late approval, up to retention + 120 s after its
+    // email (seed 20261129 path 52, seed 8281901 path 14: approved at 1,685 and 1,918 s, not settled in 2,000).
+    maxSeconds: 3_000,
     happenings: storeOutage
       ? [
           {
@@ -267,10 +310,13 @@ export async function runSchedule(
             at: until,
             check: async (soFar: ScenarioReport) => {
               neverApproved = waitedPastRetentionUnapproved(soFar);
-              const found = await invariantViolations(world, soFar, run, {
-                storeLostTrips: storeOutage !== undefined,
-                midRun: true,
-              });
+              const found = [
+                ...(await invariantViolations(world, soFar, run, {
+                  storeLostTrips: storeOutage !== undefined || inMargin.storeLostTrips(),
+                  midRun: true,
+                })),
+                ...(await savedIntactViolations(world, soFar)),
+              ];
               problems.push(...found.map((p) => `at ${until} s, nobody approved yet: ${p}`));
             },
           },
@@ -278,11 +324,14 @@ export async function runSchedule(
   const report = await runScenario(world, applyOperatorFaults(world, plan, arbitrary.operator), {
     ...(hub ? { hub } : {}),
     ...midRun,
+    ...inMargin.hooks,
+  }).finally(() => {
+    inMargin.end();
   });
   countTimers(world, report.orchestrationIds, timingCounts);
   problems.push(
     ...(await invariantViolations(world, report, run, {
-      storeLostTrips: storeOutage !== undefined,
+      storeLostTrips: storeOutage !== undefined || inMargin.storeLostTrips(),
     })),
   );
   // These schedules' only downstream faults are outages and partitions never move (a fault kind
@@ -293,7 +342,9 @@ export async function runSchedule(
     partitionsMoved: report.host.instances.moves > 0,
   };
   problems.push(...outageViolations(world, report, run, facts));
-  return { report, problems, neverApproved };
+  if (problems.length > 0 && inMargin.log.length > 0)
+    problems.push(`faults in the retention margin:\n  ${inMargin.log.join('\n  ')}`);
+  return { report, problems, neverApproved, retentionFaults: inMargin.hit };
 }
 
 /**
@@ -324,6 +375,7 @@ export async function checkNoEventLost(
   const timingCounts: TimingCounts = { lateTimers: 0, earlyTimers: 0 };
   const limits = { wideHomes: 0, fullHomes: 0, keyChars: 0 };
   let strayForms = 0;
+  const marginFaults: RetentionFaultCounts = noRetentionFaultCounts();
   const orderings = new Set<OrderingMode>();
   const switching = { failed: false }; // a world without fresh modules cannot restart: one ordering
   await fc.assert(
@@ -337,6 +389,8 @@ export async function checkNoEventLost(
       const outcome = await runSchedule(redisWorld, arbitrary, run, timingCounts, options.served);
       const { report, problems } = outcome;
       // A never-approved trip is approved at the schedule's end, after the retention too: counted once.
+      for (const kind of drawnKinds(arbitrary.retention)) marginFaults[kind].drawn++;
+      for (const kind of outcome.retentionFaults) marginFaults[kind].hit++;
       if (outcome.neverApproved) neverApproved++;
       else if (approvedAfterRetention(report)) lateApprovals++;
       if (arbitrary.limits.sensorsPerHome === 16) limits.wideHomes++;
@@ -370,7 +424,9 @@ export async function checkNoEventLost(
       `${seenHost.backwards} backwards checkpoints, ${timingCounts.lateTimers} late and ${timingCounts.earlyTimers} early timers; ` +
       `limits: ${limits.wideHomes} schedules with 16 sensors per home, ${limits.fullHomes} with 120, ${limits.keyChars} with a key character the service refuses; ` +
       `${lateApprovals} with approval after the retention (${redisWorld.world.retentionMs / 1000} s), ` +
-      `${neverApproved} never approved`,
+      `${neverApproved} never approved; faults (landed of drawn): ` +
+      RETENTION_FAULT_KINDS.map((k) => `${k} ${marginFaults[k].hit} of ${marginFaults[k].drawn}`).join(', ') +
+      (DRAIN_FAULTS ? '' : ' (drain failure off: PROPERTY_DRAIN_FAULT=0)'),
   );
   // The schedules must actually exercise the breaker and the store outages, not only quiet runs.
   expect(trips).toBeGreaterThan(0);
