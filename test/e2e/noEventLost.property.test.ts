@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 
-import { checkNoEventLost } from './property/faultProperty';
+import { checkNoEventLost, parsePropertyShard } from './property/faultProperty';
 import { useServedRedisWorld } from './property/servedWorld';
 
 // Random fault schedules against the whole app: downstream outages, poison events, breaker-store
@@ -17,6 +17,8 @@ const runs = Number(process.env.PROPERTY_RUNS ?? 8);
 const seed = Number(process.env.PROPERTY_SEED ?? 20261129);
 // PROPERTY_PATH replays one schedule of a failure report (with its PROPERTY_SEED).
 const path = process.env.PROPERTY_PATH;
+// PROPERTY_SHARD=i/n runs the i-th of n blocks of each seed's schedules (.ci/run runs two at once).
+const shard = parsePropertyShard(process.env.PROPERTY_SHARD);
 
 // The hubs keep events PROPERTY_RETENTION_SECONDS: some schedules approve after that, or never. Those run on a
 // hub the app reads (served by the Event Hubs peer), as the retention guard does in Azure.
@@ -51,6 +53,7 @@ describe('property: nothing is lost under random fault schedules', () => {
           seed,
           runPrefix: 'p',
           served: worlds.served,
+          ...(shard === undefined ? {} : { shard }),
           ...(path === undefined ? {} : { path }),
         }),
       ),
@@ -65,6 +68,7 @@ describe('property: nothing is lost under random fault schedules', () => {
           seed: extraSeed,
           runPrefix: 'q',
           served: worlds.served,
+          ...(shard === undefined ? {} : { shard }),
         }),
       ),
     extraRuns * 120_000,

@@ -363,8 +363,13 @@ export async function checkNoEventLost(
     readonly path?: string;
     /** The hub the app reads (the world's settings name it): schedules approving after the retention, or never, run on it. */
     readonly served?: ServedHub;
+    /** Runs only this block of the `runs` schedules (CI runs the blocks in parallel processes). */
+    readonly shard?: PropertyShard;
   },
 ): Promise<void> {
+  // A schedule's number is its index in the seed's sequence (1-based), whichever shard or replay runs it:
+  // its name and its ordering follow from it, so a replayed path runs the schedule exactly as it ran.
+  let drawn = options.path === undefined ? 0 : Number(options.path.split(':')[0]);
   let runNumber = 0;
   let trips = 0;
   let storeOutages = 0;
@@ -380,9 +385,13 @@ export async function checkNoEventLost(
   const switching = { failed: false }; // a world without fresh modules cannot restart: one ordering
   await fc.assert(
     fc.asyncProperty(planArbitrary, async (arbitrary) => {
-      const run = `${options.runPrefix}${++runNumber}`;
+      const index = ++drawn;
+      // Another shard's schedule (endOnFailure: no shrinking calls follow a failure).
+      if (options.path === undefined && !shardRuns(options.runs, options.shard, index)) return;
+      runNumber++;
+      const run = `${options.runPrefix}${index}`;
       // Both orderings, schedule by schedule: ORDERING=key (the default) on odd runs, partition on even.
-      if (!(await useOrdering(redisWorld.world, runNumber % 2 === 1 ? 'key' : 'partition')))
+      if (!(await useOrdering(redisWorld.world, index % 2 === 1 ? 'key' : 'partition')))
         switching.failed = true;
       orderings.add(orderingOf(redisWorld.world));
       const redeliveriesBefore = redisWorld.world.durable.redeliveries.length;
@@ -416,8 +425,9 @@ export async function checkNoEventLost(
       ...(options.path === undefined ? {} : { path: options.path }),
     },
   );
+  const block = shardBlock(options.runs, options.shard);
   console.log(
-    `property (${options.runPrefix}): ${runNumber} schedules run, seed ${options.seed}, ${trips} trips, ` +
+    `property (${options.runPrefix}): ${runNumber} schedules run (${block.from + 1} to ${block.to} of ${options.runs}), seed ${options.seed}, ${trips} trips, ` +
       `${storeOutages} store outages, ${forcedResets} forced resets, ${seenHost.restarts} host restarts, ` +
       `${seenHost.moves} partition moves, ${strayForms} stray forms of the switch, ordering ${[...orderings].join(' and ')}; ` +
       `${seenHost.delayedRestarts} delayed restarts, ${seenHost.killedActivities} activities killed and re-delivered, ` +
@@ -435,8 +445,39 @@ export async function checkNoEventLost(
   expect(seenHost.restarts).toBeGreaterThan(0);
   expect(seenHost.moves).toBeGreaterThan(0);
   // About one schedule in five approves after the retention: a long enough run must have one.
-  if (options.runs >= 20) expect(lateApprovals).toBeGreaterThan(0);
+  if (runNumber >= 20) expect(lateApprovals).toBeGreaterThan(0);
   // About one in ten nobody approves before its end (past the retention): a long enough run must have one.
-  if (options.runs >= 40) expect(neverApproved).toBeGreaterThan(0);
-  if (options.runs > 1 && !switching.failed) expect([...orderings].sort()).toEqual(['key', 'partition']);
+  if (runNumber >= 40) expect(neverApproved).toBeGreaterThan(0);
+  if (runNumber > 1 && !switching.failed) expect([...orderings].sort()).toEqual(['key', 'partition']);
+}
+
+/** One of `count` contiguous blocks of a seed's schedules, numbered from 1 (`PROPERTY_SHARD=2/2`). */
+export interface PropertyShard {
+  readonly index: number;
+  readonly count: number;
+}
+
+/** Reads `i/n` (1 ≤ i ≤ n ≤ 16); undefined when unset. Throws on anything else. */
+export function parsePropertyShard(text: string | undefined): PropertyShard | undefined {
+  if (text === undefined || text === '') return undefined;
+  const match = /^([0-9]{1,2})\/([0-9]{1,2})$/.exec(text);
+  const [index, count] = [Number(match?.[1]), Number(match?.[2])];
+  if (match === null || index < 1 || count > 16 || index > count)
+    throw new Error(
+      `PROPERTY_SHARD must be i/n with 1 <= i <= n <= 16 (e.g. 1/2), not ${JSON.stringify(text.slice(0, 20))}`,
+    );
+  return { index, count };
+}
+
+/** The schedules (1-based, `from` exclusive, `to` inclusive) a shard runs of `runs`: all without one. */
+export function shardBlock(runs: number, shard: PropertyShard | undefined): { from: number; to: number } {
+  if (shard === undefined) return { from: 0, to: runs };
+  const size = Math.ceil(runs / shard.count);
+  return { from: Math.min(runs, (shard.index - 1) * size), to: Math.min(runs, shard.index * size) };
+}
+
+/** Whether the shard runs schedule `number` (1-based) of `runs`. */
+export function shardRuns(runs: number, shard: PropertyShard | undefined, number: number): boolean {
+  const { from, to } = shardBlock(runs, shard);
+  return number > from && number <= to;
 }
