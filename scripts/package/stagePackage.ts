@@ -28,14 +28,20 @@ export async function stagePackage(
   outDir: string,
 ): Promise<AppBundle & { readonly copied: readonly string[] }> {
   rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(resolve(outDir, 'dist'), { recursive: true });
-  copyFileSync(resolve(root, 'host.json'), resolve(outDir, 'host.json'));
-  writeFileSync(resolve(outDir, 'package.json'), packageManifest(root));
-  const bundle = await bundleApp(root, outDir);
-  // azd applies its default exclusions (node_modules for Node.js) when a package has no .funcignore.
-  writeFileSync(
-    resolve(outDir, '.funcignore'),
-    '# Staged by scripts/stage-package.ts: everything here ships.\n',
-  );
-  return { ...bundle, copied: ['.funcignore', 'host.json', 'package.json', ...bundle.files] };
+  try {
+    mkdirSync(resolve(outDir, 'dist'), { recursive: true });
+    copyFileSync(resolve(root, 'host.json'), resolve(outDir, 'host.json'));
+    writeFileSync(resolve(outDir, 'package.json'), packageManifest(root));
+    const bundle = await bundleApp(root, outDir);
+    // azd applies its default exclusions (node_modules for Node.js) when a package has no .funcignore.
+    writeFileSync(
+      resolve(outDir, '.funcignore'),
+      '# Staged by scripts/stage-package.ts: everything here ships.\n',
+    );
+    return { ...bundle, copied: ['.funcignore', 'host.json', 'package.json', ...bundle.files] };
+  } catch (error) {
+    // No half-staged folder is left for a deploy to zip: it would be a package without its app.
+    rmSync(outDir, { recursive: true, force: true });
+    throw error;
+  }
 }

@@ -1,5 +1,14 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -141,5 +150,40 @@ describe('the staged package is the app bundled (what azd deploy zips)', () => {
     const [, file, line, column] = frames[0]!;
     const source = readFileSync(resolve(repoRoot, relative(pkg, file!)), 'utf8').split('\n');
     expect(source[Number(line) - 1]?.slice(Number(column) - 1)).toMatch(/^new BatchHeldError\(/);
+  });
+});
+
+describe('a package that cannot be staged', () => {
+  /** A project with one function module importing `imported`, and the given lock. */
+  function project(imported: string, lock: object): string {
+    const root = mkdtempSync(join(tmpdir(), 'unstageable-'));
+    mkdirSync(join(root, 'src/functions'), { recursive: true });
+    writeFileSync(join(root, 'host.json'), '{"version":"2.0"}\n');
+    writeFileSync(join(root, 'package.json'), '{"name":"unstageable","version":"0.0.0"}\n');
+    writeFileSync(join(root, 'package-lock.json'), JSON.stringify(lock));
+    writeFileSync(join(root, 'src/functions/probe.ts'), `import '${imported}';\n`);
+    return root;
+  }
+
+  it('refuses an import that is not installed, naming it, and leaves no half-staged folder to deploy', async () => {
+    const root = project('breakwater-not-installed', { lockfileVersion: 3, packages: {} });
+    const out = join(root, '.package');
+    try {
+      await expect(stagePackage(root, out)).rejects.toThrow(/Could not resolve "breakwater-not-installed"/);
+      expect(existsSync(out)).toBe(false);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a lock without a packages map (npm 6), saying which lock version it needs', async () => {
+    const root = project('node:path', { lockfileVersion: 1, dependencies: {} });
+    const out = join(root, '.package');
+    try {
+      await expect(stagePackage(root, out)).rejects.toThrow(/lockfileVersion 2 or later is needed/);
+      expect(existsSync(out)).toBe(false);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
