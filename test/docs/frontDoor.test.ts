@@ -57,6 +57,23 @@ describe("the README's commands and links", () => {
     expect(broken).toEqual([]);
   });
 
+  it("every relative link's #anchor names a heading of the page it leads to", () => {
+    const pages = ['README.md', ...readdirMarkdown('docs')];
+    const broken = pages.flatMap((page) =>
+      [...withoutCode(read(page)).matchAll(/\]\(([^)#\s]*)#([^)\s]+)\)/g)]
+        .map((m) => ({ target: m[1] ?? '', anchor: m[2] ?? '' }))
+        .filter(({ target }) => !/^[a-z]+:/.test(target))
+        .map(({ target, anchor }) => ({
+          file: target === '' ? page : `${dirname(page)}/${target}`,
+          target,
+          anchor,
+        }))
+        .filter(({ file, anchor }) => !anchorsOf(read(file)).includes(decodeURIComponent(anchor)))
+        .map(({ target, anchor }) => `${page} -> ${target}#${anchor}`),
+    );
+    expect(broken).toEqual([]);
+  });
+
   it('stays a front door: at most 1,500 words and 200 lines', () => {
     expect(readme.split(/\s+/).filter(Boolean).length).toBeLessThanOrEqual(1500);
     expect(readme.split('\n').length).toBeLessThanOrEqual(200);
@@ -85,6 +102,34 @@ describe('the statements that recur', () => {
     expect(['README.md', 'docs/operations.md'].filter((page) => misplaced.test(read(page)))).toEqual([]);
   });
 });
+
+/** A page without its fenced code blocks (a `#` line in a shell block is no heading). */
+function withoutCode(markdown: string): string {
+  return markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
+}
+
+/**
+ * The anchors GitHub gives a page's headings: the heading's text (inline code and emphasis marks and
+ * link targets dropped) lower-cased, every character but letters, digits, spaces, hyphens and
+ * underscores dropped, spaces turned into hyphens; a repeated one gets -1, -2, ...
+ */
+function anchorsOf(markdown: string): string[] {
+  const seen = new Map<string, number>();
+  return [...withoutCode(markdown).matchAll(/^#{1,6} +(.+?) *#* *$/gm)].map((m) => {
+    const text = (m[1] ?? '')
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/<[^>]+>/g, '')
+      // Inline code stays as written; outside it, `_` that opens or closes emphasis goes.
+      .replace(/`([^`]*)`|(^|\s)_+|_+(?=\s|$)/g, (_, code?: string, before?: string) => code ?? before ?? '');
+    const slug = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+      .replace(/ /g, '-');
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    return count === 0 ? slug : `${slug}-${count}`;
+  });
+}
 
 function readdirMarkdown(folder: string): string[] {
   return readdirSync(resolve(repoRoot, folder))
