@@ -19,8 +19,8 @@ export type BreakerTrippedHandler = (trip: {
 }) => Promise<void>;
 
 /**
- * The processing function's view of the circuit breaker (docs/breaker-store.md). The real gate sits on the
- * shared store; `alwaysClosedGate` is used where no breaker is wanted.
+ * The processing function's view of the circuit breaker (docs/how-it-works.md#breaker-store). The real gate
+ * sits on the shared store; `alwaysClosedGate` is used where no breaker is wanted.
  */
 export interface BreakerGate {
   /** The (cached) state: no round trip while the cache is fresh. Must not throw (G6). */

@@ -2,7 +2,7 @@ import type { FailureSample } from '../kernel/failureSample';
 import type { DownstreamProbe } from '../sinks/downstreamProbe';
 
 /**
- * The shared failure window and breaker state (docs/breaker-store.md). Every adapter
+ * The shared failure window and breaker state (docs/how-it-works.md#breaker-store). Every adapter
  * (Redis, Table) passes one contract test suite. All times are milliseconds since the epoch.
  */
 /** The breaker's states (the one list; the Redis scripts spell them out in Lua). */

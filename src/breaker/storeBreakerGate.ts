@@ -23,12 +23,12 @@ export interface StoreBreakerGate extends BreakerGate {
 const closed: GateState = { open: false, tripId: undefined };
 
 /**
- * The processing function's breaker gate on the shared store (docs/breaker-store.md). `check` reads the store
- * about once per `stateCacheMs` per instance (concurrent checks share one read; from half the TTL on the
- * read happens in the background, so a batch waits only when the cache has expired); `recordFailures` is one
- * `record` round trip and refreshes the cache. Neither throws: when the store fails, the gate reports
- * closed (processing and dead-lettering go on, G6), tracks the outage and logs it once per interval.
- * HALF_OPEN lets batches through: probation is the store's lower threshold.
+ * The processing function's breaker gate on the shared store (docs/how-it-works.md#breaker-store). `check`
+ * reads the store about once per `stateCacheMs` per instance (concurrent checks share one read; from half the
+ * TTL on the read happens in the background, so a batch waits only when the cache has expired);
+ * `recordFailures` is one `record` round trip and refreshes the cache. Neither throws: when the store fails,
+ * the gate reports closed (processing and dead-lettering go on, G6), tracks the outage and logs it once per
+ * interval. HALF_OPEN lets batches through: probation is the store's lower threshold.
  */
 export function makeStoreBreakerGate(deps: StoreBreakerGateDeps): StoreBreakerGate {
   const { store, clock } = deps;

@@ -34,9 +34,9 @@ export interface BreakerOrchestratorSettings extends EpisodeSettings {
 }
 
 /**
- * One orchestration per trip (docs/orchestration.md): OPEN → disable → trip notice → wait for approval of
- * THIS trip, with a bounded number of reminders → HALF_OPEN → reset window → enable → "resumed" →
- * after a quiet probation, CLOSED. Deterministic: all I/O in activities, time only from
+ * One orchestration per trip (docs/how-it-works.md#the-breaker-orchestration): OPEN → disable → trip notice →
+ * wait for approval of THIS trip, with a bounded number of reminders → HALF_OPEN → reset window → enable →
+ * "resumed" → after a quiet probation, CLOSED. Deterministic: all I/O in activities, time only from
  * `currentUtcDateTime`, no continueAsNew (so no timer of an earlier generation can fire into a later one).
  */
 export function makeBreakerOrchestrator(
@@ -144,11 +144,11 @@ export function makeBreakerOrchestrator(
       return status;
     }
     /**
-     * The drain activity until it succeeds, a durable timer between attempts (DRAIN_RETRY_MINUTES).
-     * The first failure is told once; before each retry the store is re-read: a newer trip or a forced
-     * reset ends the episode, a store that lost every trip (Redis restarted empty) still drains, then
-     * resumes without probation. Ending here instead (as 0.3 did) stranded the trigger: a Completed
-     * instance is never restarted, and its link no longer approves (docs/orchestration.md).
+     * The drain activity until it succeeds, a durable timer between attempts (DRAIN_RETRY_MINUTES). The first
+     * failure is told once; before each retry the store is re-read: a newer trip or a forced reset ends the
+     * episode, a store that lost every trip (Redis restarted empty) still drains, then resumes without
+     * probation. Ending here instead (as 0.3 did) stranded the trigger: a Completed instance is never
+     * restarted, and its link no longer approves (docs/how-it-works.md#the-breaker-orchestration).
      */
     function* drainUntilWritten(): Steps<
       { kind: 'drained' } | { kind: 'store-lost' } | { kind: 'ended'; status: BreakerStatus }

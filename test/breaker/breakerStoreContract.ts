@@ -8,8 +8,8 @@ import { breakerStoreTripContract } from './breakerStoreTripContract';
 import { tripRuleCases } from './tripRuleCases';
 
 /**
- * The one contract every BreakerStore adapter passes (docs/breaker-store.md). Time is passed explicitly,
- * so bucket boundaries are crossed without waiting.
+ * The one contract every BreakerStore adapter passes (docs/how-it-works.md#breaker-store). Time is passed
+ * explicitly, so bucket boundaries are crossed without waiting.
  */
 export function breakerStoreContract(adapter: string, open: OpenStore) {
   const fresh = (policy: BreakerPolicy = testPolicy) => open(uniqueName('c'), policy);

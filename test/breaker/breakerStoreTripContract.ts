@@ -4,8 +4,8 @@ import { readableTrips } from '../../src/breaker/breakerStore';
 import { failures, type FreshStore, T0 } from './breakerStoreFixture';
 
 /**
- * The contract's trip checks (docs/breaker-store.md): trip records, probation re-trips, manual opens and
- * the bounded trip history. Registered inside the contract's describe by `breakerStoreContract`.
+ * The contract's trip checks (docs/how-it-works.md#breaker-store): trip records, probation re-trips, manual
+ * opens and the bounded trip history. Registered inside the contract's describe by `breakerStoreContract`.
  */
 export function breakerStoreTripContract(fresh: FreshStore) {
   it('trips once when the window exceeds the threshold, with a trip record', async () => {
