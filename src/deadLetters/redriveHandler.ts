@@ -53,7 +53,8 @@ export type RedriveOutcome = 'redriven' | 'already-redriven' | 'deferred' | 'par
  * A dead letter that can never succeed (invalid body, a reading dated further ahead of its event than
  * the accepted clock skew, rejected by the sink as invalid) is parked, not retried forever:
  * its message is saved beside the body blob and the queue message completes. Nothing is lost and the
- * queue does not loop; an operator re-queues the parked record after a fix (see docs/operator.md).
+ * queue does not loop; an operator re-queues the parked record after a fix (see
+ * docs/operations.md#dead-letter-redrive).
  * A queue message that is not a dead letter at all throws and ends in the poison queue. One whose blob
  * names are not the ones the store wrote for it (another letter's body, a `../` path) goes to the
  * poison queue at once with the reason, and no blob is read, written or deleted.
