@@ -3,7 +3,8 @@
  * Hubs peer and the trigger host model delivers from it. A trip with the downstream still down shows the
  * failing probe and needs "approve anyway"; with the downstream back, the page shows it healthy, the
  * events held per partition and the oldest age, and approving works. Screenshots of both states go to
- * .test-output/screenshots; `UPDATE_DOCS_SCREENSHOTS=1` writes them to docs/ instead (docs/approval-page.md shows one).
+ * .test-output/screenshots; `UPDATE_DOCS_SCREENSHOTS=1` writes them to docs/ instead
+ * (docs/notify-and-control.md shows one).
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';

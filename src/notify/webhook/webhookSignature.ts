@@ -18,7 +18,7 @@ export const StandardWebhookHeader = {
 const SCHEME = 'v1';
 
 /**
- * The scheme (docs/notify-and-control.md#webhook): `v1=` + hex HMAC-SHA256 over
+ * The scheme (docs/notify-and-control.md#signature): `v1=` + hex HMAC-SHA256 over
  * `<timestamp>.<raw body>` with the shared key. The timestamp (Unix seconds) is signed too, so a
  * receiver that checks its age refuses a captured request replayed later.
  */
