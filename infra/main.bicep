@@ -140,7 +140,7 @@ param alertActionGroupIdList string = ''
 @description('Optional webhook receiving every alert (common alert schema); empty = none.')
 param alertWebhookUrl string = ''
 
-@description('Published location of docs/alerts.md (your repository\'s web view of it; the preprovision hook derives it from the git remote): each alert links to its own section there. Empty = the relative docs/alerts.md.')
+@description('Published location of docs/telemetry.md (your repository\'s web view of it; the preprovision hook derives it from the git remote): each alert links to its own section there. Empty = the relative docs/telemetry.md.')
 param alertRunbookBaseUrl string = ''
 
 @description('Grant the deploying principal (principalId) Key Vault Secrets User on the vault, which `npm run verify` needs to sign approvals (GRANT_VERIFY_ROLE). Sandbox environments only.')
@@ -233,7 +233,7 @@ module alerts 'core/alerts.bicep' = {
       map(filter(split(alertActionGroupIdList, ','), id => !empty(trim(id))), id => trim(id))
     )
     alertWebhookUrl: alertWebhookUrl
-    runbookBaseUrl: empty(alertRunbookBaseUrl) ? 'docs/alerts.md' : alertRunbookBaseUrl
+    runbookBaseUrl: empty(alertRunbookBaseUrl) ? 'docs/telemetry.md' : alertRunbookBaseUrl
     eventHubNamespaceId: eventHubs.outputs.namespaceId
   }
 }

@@ -28,7 +28,7 @@ param actionGroupIds string[]
 @secure()
 @description('Optional webhook that receives every alert (common alert schema) through the approvers\' action group; empty = none.')
 param alertWebhookUrl string
-@description('Where docs/alerts.md is published for the on-call (e.g. the repository\'s web view of it); each rule links to its own section.')
+@description('Where docs/telemetry.md is published for the on-call (e.g. the repository\'s web view of it); each rule links to its own section.')
 param runbookBaseUrl string
 @description('Resource id of the Event Hubs namespace (its metric alerts).')
 param eventHubNamespaceId string
@@ -68,7 +68,7 @@ resource approversGroup 'Microsoft.Insights/actionGroups@2023-01-01' = {
 // Every rule notifies the approvers' group and each of the team's own groups.
 var notify = concat([approversGroup.id], actionGroupIds)
 
-// The runbook of one rule: its own section of docs/alerts.md (the heading is the rule's name).
+// The runbook of one rule: its own section of docs/telemetry.md (the heading is the rule's name).
 func runbook(baseUrl string, rule string) string => '${baseUrl}#${rule}'
 
 // Records of one app event, its fields as `d`: each event is an OpenTelemetry record whose `event`

@@ -17,17 +17,17 @@ if [ -z "${APPROVERS:-}" ]; then
   exit 1
 fi
 
-# ALERT_RUNBOOK_BASE_URL: the alerts link to their sections of docs/alerts.md. Unset, it is derived from
-# this clone's git remote (a GitHub remote's web view of docs/alerts.md on its default branch).
+# ALERT_RUNBOOK_BASE_URL: the alerts link to their sections of docs/telemetry.md. Unset, it is derived from
+# this clone's git remote (a GitHub remote's web view of docs/telemetry.md on its default branch).
 if [ -z "${ALERT_RUNBOOK_BASE_URL:-}" ]; then
   remote="$(git remote get-url origin 2>/dev/null || true)"
   web="$(printf '%s' "$remote" | sed -E 's#^git@([^:]+):#https://\1/#; s#\.git$##')"
   case "$web" in
     https://*)
-      azd env set ALERT_RUNBOOK_BASE_URL "$web/blob/HEAD/docs/alerts.md"
-      echo "preprovision: ALERT_RUNBOOK_BASE_URL set to $web/blob/HEAD/docs/alerts.md (from the git remote)"
+      azd env set ALERT_RUNBOOK_BASE_URL "$web/blob/HEAD/docs/telemetry.md"
+      echo "preprovision: ALERT_RUNBOOK_BASE_URL set to $web/blob/HEAD/docs/telemetry.md (from the git remote)"
       ;;
-    *) echo "preprovision: ALERT_RUNBOOK_BASE_URL is not set and no https git remote: alerts link to the relative docs/alerts.md; set it with  azd env set ALERT_RUNBOOK_BASE_URL <url of docs/alerts.md>" ;;
+    *) echo "preprovision: ALERT_RUNBOOK_BASE_URL is not set and no https git remote: alerts link to the relative docs/telemetry.md; set it with  azd env set ALERT_RUNBOOK_BASE_URL <url of docs/telemetry.md>" ;;
   esac
 fi
 

@@ -17,7 +17,7 @@ const fieldsOf = (name: string): readonly string[] =>
 
 /** Rule names of the Event Hubs metric alerts (the metricRules array: a name, then its metric). */
 const metricRuleNames = [...bicep.matchAll(/name: '([a-z-]+)'\n\s+metric: '/g)].map((m) => m[1] ?? '');
-const alertsDoc = readFileSync(resolve(repoRoot, 'docs/alerts.md'), 'utf8');
+const alertsDoc = readFileSync(resolve(repoRoot, 'docs/telemetry.md'), 'utf8');
 
 describe('alert rules (infra/core/alerts.bicep) and the telemetry the app emits', () => {
   const all = rules();
@@ -166,9 +166,9 @@ describe('alert rules reach the team, each with its runbook', () => {
   });
 
   it.each([...rules().map((r) => r.name), ...metricRuleNames])(
-    '%s links to its own runbook section in docs/alerts.md, which has first steps',
+    '%s links to its own runbook section in docs/telemetry.md, which has first steps',
     (name) => {
-      const section = new RegExp(`^### ${name}\\n\\n1\\. `, 'm');
+      const section = new RegExp(`^#### ${name}\\n\\n1\\. `, 'm');
       expect(alertsDoc).toMatch(section);
     },
   );
