@@ -44,7 +44,7 @@ param eventHubPartitionCount int = 16
 
 @minValue(1)
 @maxValue(40)
-@description('Throughput units of the Event Hubs namespace: the scenario (100,000 homes, one reading a minute, about 1,700 events/s) needs 2 (docs/capacity.md).')
+@description('Throughput units of the Event Hubs namespace: the scenario (100,000 homes, one reading a minute, about 1,700 events/s) needs 2 (docs/benchmarks.md).')
 param eventHubThroughputUnits int = 2
 
 @minValue(0)

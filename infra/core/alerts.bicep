@@ -258,7 +258,7 @@ var metricRules = [
     severity: 3
     periods: 6
     failing: 4
-    description: 'Event Hubs throttled requests: the namespace needs more throughput units (docs/capacity.md).'
+    description: 'Event Hubs throttled requests: the namespace needs more throughput units (docs/benchmarks.md).'
   }
   {
     name: 'eventhubs-server-errors'

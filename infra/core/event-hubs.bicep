@@ -15,7 +15,7 @@ param consumerGroupName string
 param messageRetentionInDays int
 @minValue(1)
 @maxValue(40)
-@description('Throughput units: each takes in 1,000 events/s or 1 MB/s (docs/capacity.md).')
+@description('Throughput units: each takes in 1,000 events/s or 1 MB/s (docs/benchmarks.md).')
 param throughputUnits int
 @minValue(0)
 @maxValue(40)

@@ -122,7 +122,7 @@ resource operatorDataRoles 'Microsoft.Authorization/roleAssignments@2022-04-01' 
 ]
 
 // Metrics only: resource logs would be one row per request, and the sink alone makes 2 requests per event
-// (about 290 million rows a day at the sizing scenario, docs/capacity.md). Add a setting with
+// (about 290 million rows a day at the sizing scenario, docs/benchmarks.md). Add a setting with
 // categoryGroup 'allLogs' on one service for a while when a request-level investigation needs it.
 resource storageDiagnostics 'Microsoft.Insights/diagnosticSettings@2021-05-01-preview' = {
   name: 'to-workspace'

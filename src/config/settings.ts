@@ -65,7 +65,7 @@ export const settings = {
       'Share of the healthy per-event and per-batch dependency spans (sink and Redis calls) exported to ' +
       'Application Insights, chosen by trace so an invocation is kept or left out whole; failed spans and every ' +
       'other span (ARM, email, webhook) are always exported. At 1,700 events/s every healthy sink call is 147 ' +
-      'million rows a day (docs/capacity.md); 100 exports them all.',
+      'million rows a day (docs/benchmarks.md); 100 exports them all.',
     default: '1',
     example: '1',
     min: 0,

@@ -41,7 +41,7 @@ async function linesOf(name: string, invocation: Parameters<typeof invokeRpc>[1]
   return logs;
 }
 
-describe('log lines per invocation (the ingestion docs/capacity.md computes from)', () => {
+describe('log lines per invocation (the ingestion docs/benchmarks.md computes from)', () => {
   it('a healthy batch of 100 events writes one summary line, at Information', async () => {
     const world = redisWorld.world;
     const bodies = Array.from({ length: 100 }, (_, i) => jsonBody(reading({ homeId: `home-${i % 37}` })));

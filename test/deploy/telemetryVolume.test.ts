@@ -2,7 +2,7 @@
  * What a healthy hour sends to Application Insights from the worker, counted on the real functions of a
  * world with the exporter setup production registers (composition/telemetrySetup.ts behind host.json's
  * levels, the worker's log hook of composition/workerLogExport.ts): one watchdog tick and one batch of 100
- * events a minute for a simulated hour. docs/capacity.md scales these per-invocation figures to the
+ * events a minute for a simulated hour. docs/benchmarks.md scales these per-invocation figures to the
  * sizing load; the test fails when they change, so the document does not go stale quietly.
  */
 import { readFileSync } from 'node:fs';
@@ -125,8 +125,8 @@ describe('a healthy hour, as the worker exports it (one batch of 100 and one wat
     expect(sampled).toBeLessThan(bulk * 0.05);
   });
 
-  it('docs/capacity.md states these figures', () => {
-    const doc = readFileSync(resolve(repoRoot, 'docs/capacity.md'), 'utf8').replace(/\s+/g, ' ');
+  it('docs/benchmarks.md states these figures', () => {
+    const doc = readFileSync(resolve(repoRoot, 'docs/benchmarks.md'), 'utf8').replace(/\s+/g, ' ');
     expect(doc).toContain('`test/deploy/telemetryVolume.test.ts`');
     expect(doc).toContain('one sink write per key in the batch and 1 Redis read per batch');
     expect(doc).toContain('3 Redis reads and 2 ARM reads per watchdog tick');
