@@ -458,7 +458,7 @@ module functionApp 'app/function-app.bicep' = {
       EMAIL_SENDER: communication.outputs.senderAddress
       APPROVERS: approvers
       APPROVAL_REQUIRE_SIGNED_IN: enableAppServiceAuth ? 'true' : 'false'
-      // Read by `npm run verify` through ARM only (docs/verify.md); the app ignores it.
+      // Read by `npm run verify` through ARM only (docs/demo.md); the app ignores it.
       BREAKWATER_VERIFY_ALLOWED: allowVerify ? 'true' : 'false'
       WEBHOOK_URL: empty(webhookUrl) ? '' : keyVaultReference(webhookUrlSecret!.outputs.secretUri)
       WEBHOOK_FORMAT: webhookFormat

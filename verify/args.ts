@@ -47,7 +47,7 @@ Options:
   --credential-timeout S    seconds to wait for an Azure sign-in before failing (default 20)
   --help                    this text
 
-See docs/verify.md: what it changes, how long it takes, what it costs, how to clean up.`;
+See docs/demo.md: what it changes, how long it takes, what it costs, how to clean up.`;
 
 const integer = (flag: string, raw: string | undefined, min: number, max: number): number => {
   if (raw === undefined || !/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)

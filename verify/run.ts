@@ -1,6 +1,6 @@
 /**
  * `npm run verify`: proves the guarantees on a sandbox deployment (`--target azure --env NAME`) or on
- * the simulator (`--target local`). See USAGE in args.ts and docs/verify.md.
+ * the simulator (`--target local`). See USAGE in args.ts and docs/demo.md.
  */
 import { AZURE_PUBLIC_CLOUD } from './azure/azureCloud';
 import { runAndExit } from './main';

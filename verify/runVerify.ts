@@ -37,7 +37,7 @@ async function bounded(restoring: Promise<Restoration>): Promise<Restoration> {
     timer = setTimeout(() => {
       resolve({
         lines: [
-          `the restore did not finish within ${RESTORE_BOUND_MS / 1000} s: check the app by hand (docs/verify.md)`,
+          `the restore did not finish within ${RESTORE_BOUND_MS / 1000} s: check the app by hand (docs/demo.md)`,
         ],
         restored: false,
       });

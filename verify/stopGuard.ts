@@ -97,7 +97,7 @@ export function guardStops(options: StopGuardOptions, proc: NodeJS.Process = pro
     }, options.graceMs);
     setTimeout(() => {
       writeErr(
-        `verify: still not done ${Math.round(options.boundMs / 1000)} s after ${reason}: exiting; check the app by hand (docs/verify.md, "If it is stopped")`,
+        `verify: still not done ${Math.round(options.boundMs / 1000)} s after ${reason}: exiting; check the app by hand (docs/demo.md, "If it is stopped")`,
       );
       proc.exit(reason === 'uncaught error' ? 1 : 130);
     }, options.boundMs);

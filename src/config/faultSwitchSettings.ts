@@ -2,7 +2,7 @@ import { boolean, integer } from './settingKinds';
 
 /**
  * Settings of the fault switch (part of the one catalogue in settings.ts). Production deployments
- * leave it off: `npm run verify` turns it on for its own run and back off (docs/verify.md).
+ * leave it off: `npm run verify` turns it on for its own run and back off (docs/demo.md).
  */
 export const faultSwitchSettings = {
   FAULT_SWITCH_ENABLED: boolean({

@@ -48,7 +48,7 @@ describe(
         const r = await spawnVerify(s, s.project(), [...ARGS, '--yes']).exited;
         expect(r.code).toBe(1);
         expect(r.stderr.trim()).toBe(
-          'verify: function app func-api-abc123 has not opted in to verify runs (app setting BREAKWATER_VERIFY_ALLOWED is "false", not true): run verify on a sandbox, after `azd env set BREAKWATER_VERIFY_ALLOWED true -e sandbox && azd provision -e sandbox` there (docs/verify.md); nothing was changed',
+          'verify: function app func-api-abc123 has not opted in to verify runs (app setting BREAKWATER_VERIFY_ALLOWED is "false", not true): run verify on a sandbox, after `azd env set BREAKWATER_VERIFY_ALLOWED true -e sandbox && azd provision -e sandbox` there (docs/demo.md); nothing was changed',
         );
         expect(puts(s)).toEqual([]);
         expect(s.appRequests).toEqual([]);

@@ -57,7 +57,7 @@ export async function createAzureTarget(
   const found = await arm.readSettings();
   if (found[OPT_IN_SETTING]?.trim().toLowerCase() !== 'true')
     throw new AzureSetupError(
-      `function app ${site} has not opted in to verify runs (app setting ${OPT_IN_SETTING} is ${found[OPT_IN_SETTING] === undefined ? 'unset' : JSON.stringify(found[OPT_IN_SETTING].slice(0, 40))}, not true): run verify on a sandbox, after \`azd env set ${OPT_IN_SETTING} true -e ${envName} && azd provision -e ${envName}\` there (docs/verify.md); nothing was changed`,
+      `function app ${site} has not opted in to verify runs (app setting ${OPT_IN_SETTING} is ${found[OPT_IN_SETTING] === undefined ? 'unset' : JSON.stringify(found[OPT_IN_SETTING].slice(0, 40))}, not true): run verify on a sandbox, after \`azd env set ${OPT_IN_SETTING} true -e ${envName} && azd provision -e ${envName}\` there (docs/demo.md); nothing was changed`,
     );
   if ((found.SINK ?? 'table').toLowerCase() !== 'table')
     throw new AzureSetupError(
