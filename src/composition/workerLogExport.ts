@@ -22,13 +22,14 @@ const MAX_MESSAGE = 8_192;
 
 /**
  * The worker's side of the Functions OpenTelemetry mode, in place of
- * `@azure/functions-opentelemetry-instrumentation` (docs/dependencies.md says why): tells the host the
- * worker exports (`WorkerOpenTelemetryEnabled`: the host then exports no `Function.*` logs itself), turns
- * each log of an invocation into one record with the function it came from, and makes the invocation's
- * trace the parent of the app's spans. Known secret shapes (keys, SAS, `token=`, `code=`) are masked. A line that is an app event (`Breakwater.<Name> {…}`) is skipped:
- * `emitEvent` already wrote its record, with its fields as dimensions (one record per event). Which
- * records leave the process is the level filter's call (composition/telemetrySetup.ts, host.json levels).
- * Call before the worker asks for the app's capabilities (at module load, as runtime.ts does).
+ * `@azure/functions-opentelemetry-instrumentation` (docs/development.md, "Dependencies, and why", says why):
+ * tells the host the worker exports (`WorkerOpenTelemetryEnabled`: the host then exports no `Function.*` logs
+ * itself), turns each log of an invocation into one record with the function it came from, and makes the
+ * invocation's trace the parent of the app's spans. Known secret shapes (keys, SAS, `token=`, `code=`) are
+ * masked. A line that is an app event (`Breakwater.<Name> {…}`) is skipped: `emitEvent` already wrote its
+ * record, with its fields as dimensions (one record per event). Which records leave the process is the level
+ * filter's call (composition/telemetrySetup.ts, host.json levels). Call before the worker asks for the app's
+ * capabilities (at module load, as runtime.ts does).
  */
 export function exportWorkerLogs(functions: typeof azureFunctions): azureFunctions.Disposable {
   functions.app.setup({ capabilities: { WorkerOpenTelemetryEnabled: true } });
