@@ -7,7 +7,7 @@ import { boolean, integer, text } from './settingKinds';
 
 /**
  * Every app setting Breakwater reads: the one source of truth for names, defaults and meaning.
- * README's configuration table, `local.settings.json.example` and the Bicep app settings are
+ * The table in docs/configuration.md, `local.settings.json.example` and the Bicep app settings are
  * checked against this catalogue by tests.
  *
  * Settings the Functions host reads itself (AzureWebJobsStorage, the Event Hubs connection

@@ -97,7 +97,7 @@ export type BatchProcessor = (
 ) => Promise<BatchResult>;
 
 /**
- * The per-invocation algorithm (README "How it works"). Returns normally only when every event is
+ * The per-invocation algorithm (docs/how-it-works.md#per-invocation). Returns normally only when every event is
  * processed or dead-lettered (G1); otherwise throws BatchHeldError, CircuitOpenError or
  * DeadLetterWriteError so the host's retry policy re-runs the batch behind an un-advanced checkpoint.
  * The decision is `decideBatch` (pure); this function does the I/O around it.

@@ -12,7 +12,7 @@ import { runWatchdog, type WatchdogDeps } from './runWatchdog';
 /**
  * The watchdog timer's handler: its durable client comes from the invocation's extra input. Each tick
  * first writes the heartbeat the alert rules read (it never throws); while the breaker is OPEN it also
- * probes the downstream, once a minute (see README, "Downstream health"). The heartbeat carries the
+ * probes the downstream, once a minute (docs/notify-and-control.md, "Downstream health"). The heartbeat carries the
  * retention guard's figures from the tick before: a slow save never delays the line the alerts read.
  */
 export function makeWatchdogHandler(getDeps: () => WatchdogDeps, getHeartbeat?: () => HeartbeatDeps) {
