@@ -29,6 +29,7 @@
  *   BUG_WATCHDOG_IN_MAINT  the watchdog repairs the trigger during maintenance        (maintenance)
  *   BUG_ANY_APPROVAL       the wait takes an Approval of any trip                      (G5)
  *   BUG_GUARD_NO_SAVE      the guard moves the checkpoint and saves nothing           (G1 in every state)
+ *   BUG_NOTICE_NO_LEDGER   the notice is sent without the ledger, as before it        (G3, KILL_ANY_ACTIVITY)
  */
 
 #ifndef OLD_SKIPPED_DISABLE
@@ -97,6 +98,9 @@
 #endif
 #ifndef BUG_GUARD_NO_SAVE
 #define BUG_GUARD_NO_SAVE 0
+#endif
+#ifndef BUG_NOTICE_NO_LEDGER
+#define BUG_NOTICE_NO_LEDGER 0
 #endif
 /* Guard runs the margin holds before the hub deletes, not counting those a host restart killed (a restart
    costs seconds of a day's margin of 1,440 runs); a run that fails (storage down) counts. The events need
@@ -170,6 +174,8 @@ byte apv[MAXTRIP + 1];         /* the trip id the Approval raised on trip t's in
 bool op_ok[MAXTRIP + 1];       /* the operator approved trip t's own link (the page, @code raiseApproval) */
 bool window_reset[MAXTRIP + 1];
 byte first_notices[MAXTRIP + 1];
+bool n_accepted[MAXTRIP + 1];  /* the provider accepted trip t's notice (under the key's message id) */
+bool n_marked[MAXTRIP + 1];    /* the notice ledger marks it sent */
 bool act_run[MAXTRIP + 1];
 bool act_killed[MAXTRIP + 1];
 
@@ -324,7 +330,25 @@ a_undo:
 a_notice:
 #if KILL_ANY_ACTIVITY
     act_begin(t);
+#if BUG_NOTICE_NO_LEDGER
     atomic { first_notices[t]++; assert(first_notices[t] <= 1) /* G3: one first notice */ };
+#else
+    /* Through the notice ledger, keyed by trip, kind and channel (@code noticeKey): a notice it marks
+       sent (@code markSent) is not sent again; one it does not is sent with the first attempt's message
+       under the key's message id (@code noticeMessageId), which the provider takes as a repeat of what it
+       accepted (ACS's repeatability id, a webhook receiver's webhook-id), whichever execution of the
+       trip's orchestration sends it. */
+    if
+    :: n_marked[t] -> skip
+    :: else ->
+       atomic {
+         if :: !n_accepted[t] -> n_accepted[t] = true; first_notices[t]++ :: else -> skip fi;
+         assert(first_notices[t] <= 1) /* G3: one first notice */
+       };
+       /* a kill after the provider accepted stops the activity before its mark */
+       atomic { if :: !act_killed[t] -> n_marked[t] = true :: else -> skip fi }
+    fi;
+#endif
     act_end(t, a_notice);
 #else
     atomic { first_notices[t]++; assert(first_notices[t] <= 1) };

@@ -39,6 +39,7 @@ trim_trail() {
 declare -A PROPERTY=(
   [G1]='assertion violated \( !\(\(\(ev\[0\]==0\)&&\(cp>0\)\)\)'
   [G7]='assertion violated \(\(ev\[0\]!=4\)&&\(ev\[1\]!=4\)\)'
+  [G3]='assertion violated \(first_notices\[t\]<=1\)'
   [G5]='assertion violated \(op_ok\[t\]'
   [drain-before-enable]='assertion violated .*drained_at\[t\]'
   [maintenance]='assertion violated +!\(maint\)'
@@ -115,6 +116,10 @@ run unattended-store safety holds -DNOBODY_APPROVES=1 -DF_OUTAGE=1 -DF_STORE=1 -
 run unattended guard_saves holds -DNOBODY_APPROVES=1 -DF_OUTAGE=1 -DF_MOVE=1 -DMAXTRIP=1
 run stray-forms safety holds $NR -DSTRAY_FORMS=1 -DF_OUTAGE=1 -DF_STORE=1 -DMAXTRIP=1
 run stray-forms live holds $NR -DSTRAY_FORMS=1 -DF_OUTAGE=1 -DF_STORE=1 -DMAXTRIP=1
+# The slow restart: a restart kills whatever activity runs then, the trip notice's included (G3's one
+# first notice rests on the notice ledger there).
+run kill-any safety holds $NR -DKILL_ANY_ACTIVITY=1 -DF_OUTAGE=1 -DF_STORE=1 -DF_EDIT=1 -DF_FORCE=1 -DMAXTRIP=1
+run kill-any-probation safety holds $NR -DKILL_ANY_ACTIVITY=1 -DF_OUTAGE=1 -DMAXTRIP=2
 
 # Red first, each by the property it must break: last round's orchestrator (a skipped disable ended the
 # episode) and last round's watchdog (a store without trips left alone) strand the trigger; the guard's
@@ -129,6 +134,7 @@ run bug-guard-no-save safety violated:G1 -DBUG_GUARD_NO_SAVE=1 -DNOBODY_APPROVES
 run bug-drain-after-enable safety violated:drain-before-enable -DBUG_DRAIN_AFTER_ENABLE=1 -DF_OUTAGE=1 -DMAXTRIP=1
 run bug-drain-gives-up live violated:live -DBUG_DRAIN_GIVES_UP=1 -DF_OUTAGE=1 -DMAXTRIP=1
 run bug-watchdog-in-maint safety violated:maintenance $NR -DBUG_WATCHDOG_IN_MAINT=1 -DF_OUTAGE=1 -DF_MAINT=1 -DF_MANUAL=1 -DMAXTRIP=1
+run bug-notice-no-ledger safety violated:G3 $NR -DBUG_NOTICE_NO_LEDGER=1 -DKILL_ANY_ACTIVITY=1 -DF_OUTAGE=1 -DMAXTRIP=1
 run bug-any-approval safety violated:G5 $NR -DBUG_ANY_APPROVAL=1 -DF_OUTAGE=1 -DF_STRAY_APPROVAL=1 -DMAXTRIP=1
 
 if [ "$failed" != 0 ]; then
