@@ -1,4 +1,4 @@
-import type { EmailMessage } from './email/emailSender';
+import type { EmailMessage } from './messages/emailMessage';
 import { WEBHOOK_NOTICE_KINDS, type WebhookNotice } from './webhook/webhookNotice';
 
 /** What the notice ledger keeps of an email: the rendered message, without the identity (derived again). */

@@ -4,8 +4,8 @@ import { type AcsServer, startAcsServer } from '../../sim/azure/acsServer';
 import { staticTokenCredential } from '../../sim/azure/armServer';
 import { makeSelfSignedCert, type SelfSignedCert } from '../../sim/net/selfSignedCert';
 import { makeAcsEmailClient, makeAcsEmailSender } from '../../src/notify/email/acsEmailSender';
-import type { EmailMessage } from '../../src/notify/email/emailSender';
 import { EmailConfigError, EmailDeliveryError, EmailRejectedError } from '../../src/notify/email/errors';
+import type { EmailMessage } from '../../src/notify/messages/emailMessage';
 
 const message: EmailMessage = {
   to: ['oncall@example.com', 'lead@example.com'],

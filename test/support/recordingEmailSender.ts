@@ -1,4 +1,5 @@
-import type { EmailMessage, EmailSender } from '../../src/notify/email/emailSender';
+import type { EmailSender } from '../../src/notify/email/emailSender';
+import type { EmailMessage } from '../../src/notify/messages/emailMessage';
 
 /** A fake email sender (test only): keeps what was sent; `failNext` makes sends throw. */
 export interface RecordingEmailSender extends EmailSender {

@@ -6,8 +6,9 @@ import {
 import type { TokenCredential } from '@azure/core-auth';
 
 import { withDependencySpan } from '../../kernel/dependencySpan';
+import type { EmailMessage } from '../messages/emailMessage';
 import { classifyAcsError } from './classifyAcsError';
-import { type EmailMessage, type EmailSender, requireRecipients, requireSender } from './emailSender';
+import { type EmailSender, requireRecipients, requireSender } from './emailSender';
 import { EmailConfigError, EmailDeliveryError, EmailRejectedError } from './errors';
 
 export type AcsTlsSettings = NonNullable<EmailClientOptions['tlsOptions']>;

@@ -2,12 +2,12 @@ import type { TripRecord } from '../../breaker/breakerStore';
 import type { BreakerNotice, NoticeFacts } from '../breakerNotice';
 import { closed } from '../messages/closed';
 import { drainFailedMessage } from '../messages/drainFailedMessage';
+import type { EmailMessage } from '../messages/emailMessage';
 import { enableFailedMessage } from '../messages/enableFailedMessage';
 import { withEnvironmentTag } from '../messages/formatting';
 import { reminder } from '../messages/reminder';
 import { resumed } from '../messages/resumed';
 import { tripNotice } from '../messages/tripNotice';
-import type { EmailMessage } from './emailSender';
 
 /** Renders a notice as an email. */
 export type BreakerMessageBuilder = (notice: BreakerNotice, facts: NoticeFacts) => EmailMessage;

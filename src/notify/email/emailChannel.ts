@@ -1,6 +1,7 @@
+import type { EmailMessage } from '../messages/emailMessage';
 import { NOTICE_CHANNEL_TRAITS, type NoticeChannel, type NoticeOutcome } from '../noticeChannel';
 import { reviveStoredEmail, type StoredEmail } from '../storedNotices';
-import type { EmailMessage, EmailSender } from './emailSender';
+import type { EmailSender } from './emailSender';
 import { EmailError } from './errors';
 
 /**

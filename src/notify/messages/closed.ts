@@ -1,5 +1,5 @@
 import { formatTime } from '../../web/formatting';
-import type { EmailMessage } from '../email/emailSender';
+import type { EmailMessage } from './emailMessage';
 import { shortTripId, SUBJECT_TAG } from './formatting';
 import { renderMessage } from './renderMessage';
 

@@ -1,4 +1,4 @@
-import type { EmailMessage } from '../email/emailSender';
+import type { EmailMessage } from './emailMessage';
 import { shortTripId, SUBJECT_TAG } from './formatting';
 import { renderMessage } from './renderMessage';
 

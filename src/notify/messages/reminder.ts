@@ -1,5 +1,5 @@
 import type { HeldBacklog } from '../../hub/heldBacklog';
-import type { EmailMessage } from '../email/emailSender';
+import type { EmailMessage } from './emailMessage';
 import { shortTripId, SUBJECT_TAG } from './formatting';
 import { renderMessage } from './renderMessage';
 import { tripBlocks, type TripNoticeInput } from './tripNotice';

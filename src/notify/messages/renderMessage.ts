@@ -1,5 +1,5 @@
 import { html, raw, type SafeHtml } from '../../web/html';
-import type { EmailMessage } from '../email/emailSender';
+import type { EmailMessage } from './emailMessage';
 import type { Block, MessageDocument } from './messageDocument';
 
 /**

@@ -1,6 +1,6 @@
 import type { TriggerSwitchOutcome } from '../../control/triggerSwitchOutcome';
 import { formatDuration, formatTime } from '../../web/formatting';
-import type { EmailMessage } from '../email/emailSender';
+import type { EmailMessage } from './emailMessage';
 import { describeSwitchOutcome, shortTripId, SUBJECT_TAG } from './formatting';
 import { renderMessage } from './renderMessage';
 

@@ -4,7 +4,7 @@ import { describeBacklog } from '../../hub/describeBacklog';
 import type { HeldBacklog } from '../../hub/heldBacklog';
 import { describeDownstream } from '../../sinks/describeDownstream';
 import { formatTime } from '../../web/formatting';
-import type { EmailMessage } from '../email/emailSender';
+import type { EmailMessage } from './emailMessage';
 import { describeSwitchOutcome, formatSamples, shortTripId, SUBJECT_TAG } from './formatting';
 import type { Block } from './messageDocument';
 import { renderMessage } from './renderMessage';
