@@ -1,4 +1,4 @@
-import type { NoticeChannelName, NoticeIdentity } from './noticeLedger';
+import type { NoticeIdentity } from './noticeLedger';
 
 /** A notice the provider refused (permanent) comes back as a value; transient failures are thrown. */
 export type NoticeOutcome =
@@ -18,13 +18,13 @@ export interface NoticeChannelTraits {
 }
 
 /**
- * The traits of every channel a history may name, configured or not: a replay schedules its calls by
- * them, so they are as durable as the names (the channel factories take theirs from here).
+ * A channel's durable facts, declared in its own folder (`email/emailTraits.ts`, …) and listed in
+ * `channelList.ts`: a replay schedules its calls by them, so they are as durable as the name.
  */
-export const NOTICE_CHANNEL_TRAITS: Readonly<Record<NoticeChannelName, NoticeChannelTraits>> = {
-  email: { timing: 'before-wait', statusField: 'emailError' },
-  webhook: { timing: 'beside-wait', statusField: 'webhookError' },
-};
+export interface ChannelFacts extends NoticeChannelTraits {
+  /** Part of the ledger key `<trip>/<kind>/<channel>` and of its send activity's name: never renamed. */
+  readonly name: string;
+}
 
 /**
  * One way a breaker notice goes out. The orchestration renders from its notice `N` and the facts `F`

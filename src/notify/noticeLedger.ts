@@ -1,9 +1,5 @@
 import { createHash } from 'node:crypto';
 
-/** The names of the channels a breaker notice goes out on: ledger keys hold them, so they never change. */
-export const NOTICE_CHANNELS = ['email', 'webhook'] as const;
-export type NoticeChannelName = (typeof NOTICE_CHANNELS)[number];
-
 /** What the ledger holds for one notice on one channel. */
 export interface NoticeEntry {
   /** When the first attempt began (ACS repeatability needs the first-sent time of a repeated request). */

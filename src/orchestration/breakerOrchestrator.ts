@@ -5,7 +5,8 @@ import { failedAfterRetries, type TriggerSwitchOutcome } from '../control/trigge
 import { boundText } from '../kernel/boundText';
 import { redactSecrets } from '../kernel/redactSecrets';
 import type { BreakerNotice } from '../notify/breakerNotice';
-import { NOTICE_CHANNEL_TRAITS, type NoticeChannelTraits, type NoticeOutcome } from '../notify/noticeChannel';
+import { channelTraits } from '../notify/channelList';
+import type { NoticeChannelTraits, NoticeOutcome } from '../notify/noticeChannel';
 import { BreakerActivity, type BreakerActivityName, sendActivityName } from './activityNames';
 import { awaitApproval, type SideTask, type Steps } from './awaitApproval';
 import {
@@ -343,8 +344,9 @@ interface EpisodeChannel extends NoticeChannelTraits {
  * is sent beside the wait, so its failure only shows in its status field.
  */
 function episodeChannel(name: string): EpisodeChannel {
-  const traits: NoticeChannelTraits = Object.hasOwn(NOTICE_CHANNEL_TRAITS, name)
-    ? NOTICE_CHANNEL_TRAITS[name as keyof typeof NOTICE_CHANNEL_TRAITS]
-    : { timing: 'beside-wait', statusField: `${name}Error` };
+  const traits: NoticeChannelTraits = channelTraits(name) ?? {
+    timing: 'beside-wait',
+    statusField: `${name}Error`,
+  };
   return { name, ...traits, activity: sendActivityName(name) as BreakerActivityName };
 }

@@ -3,7 +3,7 @@ import * as df from 'durable-functions';
 
 import { isStateName } from '../breaker/parseStoredState';
 import { readNotice } from '../notify/breakerNotice';
-import { NOTICE_CHANNELS } from '../notify/noticeLedger';
+import { NOTICE_CHANNELS } from '../notify/channelList';
 import { BreakerActivity, sendActivityName } from './activityNames';
 import {
   type BreakerActivities,

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { BREAKER_STATES } from '../../src/breaker/breakerStore';
-import { NOTICE_CHANNELS } from '../../src/notify/noticeLedger';
+import { NOTICE_CHANNELS } from '../../src/notify/channelList';
 import { BreakerActivity, sendActivityName } from '../../src/orchestration/activityNames';
 import { BREAKER_PHASES } from '../../src/orchestration/breakerStatus';
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { invokeRpc } from '../../sim/host/fakeFunctionsCore';
 import type { BreakerNotice } from '../../src/notify/breakerNotice';
-import { NOTICE_CHANNELS } from '../../src/notify/noticeLedger';
+import { NOTICE_CHANNELS } from '../../src/notify/channelList';
 import { sendActivityName } from '../../src/orchestration/activityNames';
 import { FN, newEpisode, registerBreaker } from './breakerFixture';
 

@@ -1,8 +1,9 @@
 import type { EmailMessage } from '../messages/emailMessage';
-import { NOTICE_CHANNEL_TRAITS, type NoticeChannel, type NoticeOutcome } from '../noticeChannel';
-import { reviveStoredEmail, type StoredEmail } from '../storedNotices';
+import type { NoticeChannel, NoticeOutcome } from '../noticeChannel';
 import type { EmailSender } from './emailSender';
+import { EMAIL_CHANNEL } from './emailTraits';
 import { EmailError } from './errors';
+import { reviveStoredEmail, type StoredEmail } from './storedEmail';
 
 /**
  * The email: awaited before the approval wait, since it carries the approval link. A provider's
@@ -13,8 +14,7 @@ export function emailChannel<N, F>(deps: {
   readonly render: (notice: N, facts: F) => EmailMessage;
 }): NoticeChannel<N, F, StoredEmail> {
   return {
-    name: 'email',
-    ...NOTICE_CHANNEL_TRAITS.email,
+    ...EMAIL_CHANNEL,
     render: deps.render,
     revive: reviveStoredEmail,
     async send(message, identity): Promise<NoticeOutcome> {

@@ -1,8 +1,9 @@
-import { NOTICE_CHANNEL_TRAITS, type NoticeChannel, type NoticeOutcome } from '../noticeChannel';
-import { reviveStoredWebhook } from '../storedNotices';
+import type { NoticeChannel, NoticeOutcome } from '../noticeChannel';
 import { isWebhookRejectedError } from './errors';
+import { reviveStoredWebhook } from './storedWebhook';
 import type { WebhookNotice } from './webhookNotice';
 import type { WebhookSender } from './webhookSender';
+import { WEBHOOK_CHANNEL } from './webhookTraits';
 
 /**
  * The webhook: started beside the approval wait, never awaited before it. A receiver's refusal comes
@@ -13,8 +14,7 @@ export function webhookChannel<N, F>(deps: {
   readonly render: (notice: N, facts: F) => WebhookNotice;
 }): NoticeChannel<N, F, WebhookNotice> {
   return {
-    name: 'webhook',
-    ...NOTICE_CHANNEL_TRAITS.webhook,
+    ...WEBHOOK_CHANNEL,
     render: deps.render,
     revive: reviveStoredWebhook,
     // The receiver can deduplicate by the delivery id (the same for every attempt), not the identity.

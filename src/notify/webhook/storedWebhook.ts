@@ -1,20 +1,7 @@
-import type { EmailMessage } from './messages/emailMessage';
-import { WEBHOOK_NOTICE_KINDS, type WebhookNotice } from './webhook/webhookNotice';
-
-/** What the notice ledger keeps of an email: the rendered message, without the identity (derived again). */
-export type StoredEmail = Omit<EmailMessage, 'identity'>;
+import { WEBHOOK_NOTICE_KINDS, type WebhookNotice } from './webhookNotice';
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
-
-/** An email as the ledger stored it, checked field by field; undefined when it is not one. */
-export function reviveStoredEmail(value: unknown): StoredEmail | undefined {
-  if (!isRecord(value)) return undefined;
-  const { to, subject, text, html } = value;
-  if (!Array.isArray(to) || !to.every(isString)) return undefined;
-  if (!isString(subject) || !isString(text) || !isString(html)) return undefined;
-  return { to, subject, text, html };
-}
 
 /** A webhook notice as the ledger stored it, checked field by field; undefined when it is not one. */
 export function reviveStoredWebhook(value: unknown): WebhookNotice | undefined {
