@@ -444,10 +444,12 @@ export async function checkNoEventLost(
   expect(forcedResets).toBeGreaterThan(0);
   expect(seenHost.restarts).toBeGreaterThan(0);
   expect(seenHost.moves).toBeGreaterThan(0);
-  // About one schedule in five approves after the retention: a long enough run must have one.
-  if (runNumber >= 20) expect(lateApprovals).toBeGreaterThan(0);
-  // About one in ten nobody approves before its end (past the retention): a long enough run must have one.
-  if (runNumber >= 40) expect(neverApproved).toBeGreaterThan(0);
+  // About one schedule in five approves after the retention, about one in ten nobody approves before its
+  // end: a long enough run must have one of each. "Long enough" keeps a miss by chance below 1 in 10,000
+  // (0.8^50, 0.9^100): a shard of the commit's 100 extra schedules (50) once had no never-approved one
+  // (0.9^50 = 0.5 %). The fixed seed's shards run 100 each, so both floors are checked on every run.
+  if (runNumber >= 50) expect(lateApprovals).toBeGreaterThan(0);
+  if (runNumber >= 100) expect(neverApproved).toBeGreaterThan(0);
   if (runNumber > 1 && !switching.failed) expect([...orderings].sort()).toEqual(['key', 'partition']);
 }
 
