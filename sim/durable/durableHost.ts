@@ -10,6 +10,7 @@
  * included), and per retry two more (the retry timer, then the rescheduled activity).
  */
 import type { LogLine } from '../host/fakeFunctionsCore';
+import { readDefaultOrchestrationVersion } from '../host/hostConfig';
 import {
   type ActivityRun,
   activityRun,
@@ -146,7 +147,7 @@ export class DurableHost {
       events.push(
         this.event(HistoryEventType.ExecutionStarted, {
           Name: this.options.orchestrator,
-          Version: '',
+          Version: this.options.version ?? readDefaultOrchestrationVersion(),
           Input: JSON.stringify(this.options.input),
         }),
       );

@@ -5,6 +5,11 @@ export interface DurableHostOptions {
   readonly orchestrator: string;
   readonly instanceId: string;
   readonly input: unknown;
+  /**
+   * The version the instance is started with; default host.json's defaultVersion, as the extension
+   * stamps it on a start that names none (null: unversioned).
+   */
+  readonly version?: string | null;
   /** Start of the controllable clock (ms since the epoch). */
   readonly startAt: number;
   /**

@@ -15,6 +15,8 @@ export interface StoredHistoryEvent {
   readonly timerId?: number;
   /** TaskScheduled: the activity. */
   readonly name?: string;
+  /** ExecutionStarted: the version the instance was started with. */
+  readonly version?: string;
   /** The time of the episode that wrote the event (its OrchestratorStarted): what the orchestrator saw. */
   readonly episodeAt: number;
 }
@@ -47,6 +49,7 @@ export async function storedHistory(
       ...(Number.isFinite(fireAt) ? { fireAt } : {}),
       ...(typeof timerId === 'number' ? { timerId } : {}),
       ...(typeof row.Name === 'string' ? { name: row.Name } : {}),
+      ...(typeof row.Version === 'string' ? { version: row.Version } : {}),
     });
   }
   return out;

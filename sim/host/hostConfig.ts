@@ -57,7 +57,10 @@ export function readRetryPolicy(functionName: string): RetryPolicy {
 
 interface HostJson {
   readonly functionTimeout?: string;
-  readonly extensions?: { readonly eventHubs?: { readonly maxEventBatchSize?: number } };
+  readonly extensions?: {
+    readonly eventHubs?: { readonly maxEventBatchSize?: number };
+    readonly durableTask?: { readonly defaultVersion?: string };
+  };
 }
 
 function hostJson(): HostJson {
@@ -66,6 +69,15 @@ function hostJson(): HostJson {
 
 export function readMaxBatchSize(): number {
   return hostJson().extensions?.eventHubs?.maxEventBatchSize ?? 100;
+}
+
+/**
+ * host.json `extensions.durableTask.defaultVersion`: the version the Durable extension stamps on an
+ * orchestration started without one (every start of this app); null when unset, as the extension then
+ * hands the instance's version to the worker.
+ */
+export function readDefaultOrchestrationVersion(): string | null {
+  return hostJson().extensions?.durableTask?.defaultVersion ?? null;
 }
 
 /** host.json `functionTimeout` (`hh:mm:ss`) in ms; the Flex Consumption default is 30 min. */

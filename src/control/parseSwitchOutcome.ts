@@ -9,13 +9,13 @@ const DESCRIPTION_BOUND = 200;
 
 /**
  * Reads a switch outcome back from where it was stored (an activity result in the history, a notice
- * input, the custom status). Earlier versions wrote `{ ok: true, soft }` or
- * `{ ok: false, permanent, code, message }`, without the direction: `disabled` says which switch the
- * caller asked for. Anything else reads as a permanent failure, so the email and the status page say
- * that the outcome is unknown rather than claim the trigger was switched.
+ * input, the custom status). Anything but a TriggerSwitchOutcome (the `{ ok }` shape of builds before
+ * 0.4.0 included: orchestration/historyVersion.ts) reads as a permanent failure in the direction the
+ * caller asked (`disabled`), so the email and the status page say that the outcome is unknown rather
+ * than claim the trigger was switched.
  */
 export function parseSwitchOutcome(value: unknown, disabled: boolean): TriggerSwitchOutcome {
-  return current(value) ?? earlier(value, disabled) ?? unreadable(value, disabled);
+  return current(value) ?? unreadable(value, disabled);
 }
 
 function current(value: unknown): TriggerSwitchOutcome | undefined {
@@ -29,20 +29,6 @@ function current(value: unknown): TriggerSwitchOutcome | undefined {
     typeof message === 'string'
   )
     return { kind, disabled, code, retryable, message };
-  return undefined;
-}
-
-function earlier(value: unknown, disabled: boolean): TriggerSwitchOutcome | undefined {
-  if (!isRecord(value)) return undefined;
-  const { ok, soft, permanent, code, message } = value;
-  if (ok === true && typeof soft === 'boolean') return { kind: soft ? 'soft' : 'switched', disabled };
-  if (
-    ok === false &&
-    typeof permanent === 'boolean' &&
-    typeof code === 'string' &&
-    typeof message === 'string'
-  )
-    return { kind: 'failed', disabled, code, retryable: !permanent, message };
   return undefined;
 }
 

@@ -43,10 +43,9 @@ interface NoticeBase {
 }
 
 /**
- * A notice as the email and webhook activities receive it (their input, from the history). The
- * orchestrator passes the switch activity's result on as it was recorded, so that a history written
- * before the one outcome type schedules the same notice input on replay; such a notice holds the
- * earlier `{ ok }` shape, read here, as any other shape, through parseSwitchOutcome.
+ * A notice as the email and webhook activities receive it (their input, from the queue message the
+ * orchestration wrote): its switch outcome is read through parseSwitchOutcome, so one that is not a
+ * TriggerSwitchOutcome renders as unknown, never as switched.
  */
 export function readNotice(input: Readonly<Record<string, unknown>>): BreakerNotice {
   const notice = input as unknown as BreakerNotice;

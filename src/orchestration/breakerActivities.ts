@@ -17,7 +17,7 @@ import type { BreakerChannel } from '../notify/breakerChannel';
 import type { BreakerNotice, NoticeFacts } from '../notify/breakerNotice';
 import type { NoticeOutcome } from '../notify/noticeChannel';
 import type { NoticeLedger } from '../notify/noticeLedger';
-import { type EpisodeSettings, episodeSettingsOf } from './episodeSettings';
+import { type EpisodeNumbers, type EpisodeSettings, episodeSettingsOf } from './episodeSettings';
 import { sendNoticeOnce } from './noticeOnce';
 
 export interface BreakerActivityDeps {
@@ -72,10 +72,7 @@ export type GuardedControl = TriggerSwitchOutcome | SkippedWrite;
 
 export const isSkippedWrite = (value: GuardedControl): value is SkippedWrite => 'skipped' in value;
 
-/**
- * A switch activity's result as the orchestrator reads it back from the history (where a history
- * written before the one outcome type holds the earlier `{ ok }` shape): `disabled` is the switch asked.
- */
+/** A switch activity's result as the orchestrator reads it back from the history: `disabled` is the switch asked. */
 export function readGuardedControl(value: unknown, disabled: boolean): GuardedControl {
   if (
     typeof value === 'object' &&
@@ -97,7 +94,7 @@ export interface TransitionInput {
  * The breaker's activities: every bit of I/O the orchestration does. Each is idempotent, because the
  * orchestration may run one again after a crash or a replaced instance.
  */
-export function makeBreakerActivities(deps: BreakerActivityDeps, episode: EpisodeSettings) {
+export function makeBreakerActivities(deps: BreakerActivityDeps, episode: EpisodeNumbers) {
   const audit = async (tripId: string, patch: Partial<Omit<TripRecord, 'tripId'>>, logger: Logger) => {
     try {
       await deps.store.updateTrip(tripId, patch);

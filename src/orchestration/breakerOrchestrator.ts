@@ -1,7 +1,7 @@
 import type { OrchestrationContext, OrchestrationHandler } from 'durable-functions';
 import * as df from 'durable-functions';
 
-import { failedAfterRetries, type TriggerSwitchOutcome } from '../control/triggerSwitchOutcome';
+import { failedAfterRetries } from '../control/triggerSwitchOutcome';
 import { boundText } from '../kernel/boundText';
 import { redactSecrets } from '../kernel/redactSecrets';
 import type { BreakerNotice } from '../notify/breakerNotice';
@@ -19,12 +19,13 @@ import {
   type TransitionInput,
 } from './breakerActivities';
 import type { BreakerOrchestrationInput, BreakerStatus } from './breakerStatus';
-import { episodeChannels, type EpisodeSettings } from './episodeSettings';
+import { type EpisodeNumbers, readEpisodeSettings } from './episodeSettings';
+import { checkHistoryVersion } from './historyVersion';
 import { parseOrchestrationInput } from './parseOrchestrationInput';
 import { sendBeside } from './sendBeside';
 import { waitUntilTime } from './waitUntilTime';
 
-export interface BreakerOrchestratorSettings extends EpisodeSettings {
+export interface BreakerOrchestratorSettings extends EpisodeNumbers {
   /** Retry policy of every activity call (transient failures only reach it); a code constant, not config. */
   readonly retry: {
     readonly firstRetryIntervalMs: number;
@@ -48,6 +49,7 @@ export function makeBreakerOrchestrator(
 
   return function* breakerOrchestrator(context: OrchestrationContext): Steps<BreakerStatus> {
     const dfx = context.df;
+    checkHistoryVersion(dfx.version);
     const input: BreakerOrchestrationInput = parseOrchestrationInput(dfx.getInput());
     const { tripId, functionName } = input;
     const nowIso = () => dfx.currentUtcDateTime.toISOString();
@@ -71,23 +73,16 @@ export function makeBreakerOrchestrator(
     const call = (name: BreakerActivityName, activityInput?: unknown) =>
       dfx.callActivityWithRetry(name, retry, activityInput);
 
-    /**
-     * A switch activity's result, read for the decisions (`outcome`), and as the history holds it
-     * (`recorded`), which the notices carry unchanged: in a history written before the one outcome
-     * type it is the earlier `{ ok }` shape (whatever its type says), and a replay must schedule the
-     * very notice inputs that history recorded. The notice activities read it through readNotice.
-     */
+    /** A switch activity's result, read back from the history; retries spent read as a failure. */
     function* control(
       name: BreakerActivityName,
       activityInput: { readonly functionName: string; readonly tripId: string; readonly record?: boolean },
       disabled: boolean,
-    ): Steps<{ outcome: GuardedControl; recorded: TriggerSwitchOutcome }> {
+    ): Steps<GuardedControl> {
       try {
-        const result: unknown = yield call(name, activityInput);
-        return { outcome: readGuardedControl(result, disabled), recorded: result as TriggerSwitchOutcome };
+        return readGuardedControl(yield call(name, activityInput), disabled);
       } catch (error) {
-        const outcome = failedAfterRetries(disabled, retrySettings.maxAttempts, error);
-        return { outcome, recorded: outcome };
+        return failedAfterRetries(disabled, retrySettings.maxAttempts, error);
       }
     }
 
@@ -101,7 +96,7 @@ export function makeBreakerOrchestrator(
     function* send(channel: EpisodeChannel, notice: BreakerNotice): Steps<void> {
       const lost = lostOn(channel, notice);
       try {
-        // A refusal comes back as a value (retrying cannot help); undefined in older histories: sent.
+        // A refusal comes back as a value (retrying cannot help).
         const outcome = (yield call(channel.activity, notice)) as NoticeOutcome | undefined;
         if (outcome?.ok === false) lost(outcome.message);
       } catch (error) {
@@ -126,11 +121,7 @@ export function makeBreakerOrchestrator(
 
     function* resumeAfterLostStore(approvedBy: string): Steps<BreakerStatus> {
       log('the breaker store has lost this trip: re-enabling on the approval, without probation');
-      const { outcome: enable, recorded } = yield* control(
-        BreakerActivity.enableTrigger,
-        { functionName, tripId },
-        false,
-      );
+      const enable = yield* control(BreakerActivity.enableTrigger, { functionName, tripId }, false);
       if (isSkippedWrite(enable)) return supersede(`did not enable the trigger: ${enable.skipped}`);
       publish({
         phase: 'closed',
@@ -140,7 +131,7 @@ export function makeBreakerOrchestrator(
       yield* notify(
         enable.kind === 'failed'
           ? { ...base(), kind: 'enable-failed', approvedBy, message: enable.message }
-          : { ...base(), kind: 'resumed', approvedBy, enable: recorded },
+          : { ...base(), kind: 'resumed', approvedBy, enable },
       );
       return status;
     }
@@ -200,24 +191,20 @@ export function makeBreakerOrchestrator(
     publish({ phase: 'opening' });
     const opened = (yield call(BreakerActivity.openTrip, tripId)) as OpenTripResult;
     // From here on the episode's numbers come from the history, not from the current config.
-    const { settings } = opened;
-    channels = episodeChannels(settings).map(episodeChannel);
+    const settings = readEpisodeSettings(opened.settings);
+    channels = settings.channels.map(episodeChannel);
     if (opened.status === 'stale') {
       return supersede(`the store is ${opened.state} with trip ${opened.currentTripId ?? 'none'}`);
     }
 
     if (opened.status === 'open') {
       publish({ phase: 'disabling' });
-      const { outcome: disable, recorded } = yield* control(
-        BreakerActivity.disableTrigger,
-        { functionName, tripId },
-        true,
-      );
+      const disable = yield* control(BreakerActivity.disableTrigger, { functionName, tripId }, true);
       // Re-read before every ARM write: a forced reset (or a newer trip) ends this episode here.
       if (isSkippedWrite(disable)) {
         // An earlier attempt may have written the disable before the host restart that the write
         // causes killed it: unless the store is OPEN (another trip holds the trigger), enable it again.
-        const { outcome: undo } = yield* control(
+        const undo = yield* control(
           BreakerActivity.enableTrigger,
           { functionName, tripId, record: false },
           false,
@@ -230,7 +217,7 @@ export function makeBreakerOrchestrator(
         ...base(),
         kind: 'tripped',
         failuresInWindow: input.failuresInWindow,
-        disable: recorded,
+        disable,
       });
 
       // Right after the email: the link it carries must work at once, whatever the webhook does.
@@ -249,7 +236,7 @@ export function makeBreakerOrchestrator(
             kind: 'reminder',
             reminder: n,
             maxReminders: settings.maxReminders,
-            disable: recorded,
+            disable,
           });
         },
       });
@@ -287,16 +274,12 @@ export function makeBreakerOrchestrator(
       if (drained.kind === 'ended') return drained.status;
       if (drained.kind === 'store-lost') return yield* resumeAfterLostStore(status.approvedBy ?? 'unknown');
     }
-    const { outcome: enable, recorded } = yield* control(
-      BreakerActivity.enableTrigger,
-      { functionName, tripId },
-      false,
-    );
+    const enable = yield* control(BreakerActivity.enableTrigger, { functionName, tripId }, false);
     if (isSkippedWrite(enable)) return supersede(`did not enable the trigger: ${enable.skipped}`);
     const approvedBy = status.approvedBy ?? 'unknown';
     publish({ phase: 'probation', enable });
     if (enable.kind !== 'failed') {
-      yield* notify({ ...base(), kind: 'resumed', approvedBy, enable: recorded });
+      yield* notify({ ...base(), kind: 'resumed', approvedBy, enable });
     } else {
       // Probation still runs (the store is HALF_OPEN); the operators are told to switch it on by hand.
       log(`could not enable the trigger: ${enable.message}`);

@@ -92,8 +92,8 @@ export function parseApprovalEvent(value: unknown): ApprovalEventData | undefine
 }
 
 /**
- * Reads the custom status of an instance (from `getStatus`), or undefined when it is not ours. A
- * status written before the one outcome type holds the switch outcomes in the earlier `{ ok }` shape.
+ * Reads the custom status of an instance (from `getStatus`), or undefined when it is not ours. Its
+ * switch outcomes go through parseSwitchOutcome: one not in the current shape reads as unknown.
  */
 export function parseBreakerStatus(value: unknown): BreakerStatus | undefined {
   if (typeof value !== 'object' || value === null) return undefined;

@@ -1,3 +1,5 @@
+import { UnreadableHistoryError } from './errors';
+
 /**
  * The numbers an episode runs by. The orchestrator receives them through the history (the result
  * of its first activity), never from config at replay time: a config change and app restart in the
@@ -8,36 +10,50 @@ export interface EpisodeSettings {
   readonly maxReminders: number;
   readonly reminderMinutes: number;
   readonly probationSeconds: number;
-  /**
-   * Whether notices also go to the webhook. Optional: the history of an episode started before the
-   * webhook existed lacks it, so its replay schedules no webhook activity it never had.
-   */
-  readonly webhook?: boolean;
-  /**
-   * The channels notices go out on in this episode, by name, in sending order. Optional: an episode
-   * started before it was recorded has only `webhook` (see `episodeChannels`).
-   */
-  readonly channels?: readonly string[];
+  /** The channels notices go out on in this episode, by name, in sending order. */
+  readonly channels: readonly string[];
   /**
    * Whether the events the retention guard saved are drained to the sink before the re-enable.
-   * Optional for the same reason: an episode started before the guard existed replays without it.
+   * Written only when on.
    */
   readonly drainSaved?: boolean;
 }
 
-/**
- * What a new episode records: the numbers, and the channels of the list in order. `webhook` is still
- * written beside `channels`, so a build from before `channels` replays the episode during a rollback.
- */
-export const episodeSettingsOf = (s: EpisodeSettings, channels: readonly string[]): EpisodeSettings => ({
+/** The settings that come from config (the channels come from the list of channels). */
+export type EpisodeNumbers = Omit<EpisodeSettings, 'channels'>;
+
+/** What a new episode records: the numbers, and the channels of the list in order. */
+export const episodeSettingsOf = (s: EpisodeNumbers, channels: readonly string[]): EpisodeSettings => ({
   maxReminders: s.maxReminders,
   reminderMinutes: s.reminderMinutes,
   probationSeconds: s.probationSeconds,
-  ...(channels.includes('webhook') ? { webhook: true } : {}),
   channels: [...channels],
   ...(s.drainSaved === true ? { drainSaved: true } : {}),
 });
 
-/** The episode's channels; one recorded without `channels` sent the email, then the webhook if on. */
-export const episodeChannels = (s: EpisodeSettings): readonly string[] =>
-  s.channels ?? ['email', ...(s.webhook === true ? ['webhook'] : [])];
+/**
+ * The episode's settings as the orchestrator reads them back from its history (the openTrip result).
+ * Settings without `channels` were written by a build before 0.4.0 (historyVersion.ts): not read.
+ */
+export function readEpisodeSettings(value: unknown): EpisodeSettings {
+  const s = (typeof value === 'object' && value !== null ? value : {}) as Partial<
+    Record<keyof EpisodeSettings, unknown>
+  >;
+  const numbers = [s.maxReminders, s.reminderMinutes, s.probationSeconds];
+  if (!Array.isArray(s.channels) || !s.channels.every((c) => typeof c === 'string'))
+    throw new UnreadableHistoryError(
+      'the episode settings in this history name no channels: a build before 0.4.0 wrote them, and this ' +
+        "build does not read them; the watchdog starts the trip's episode again",
+    );
+  if (!numbers.every((n) => typeof n === 'number' && Number.isFinite(n) && n >= 0))
+    throw new UnreadableHistoryError(
+      `the episode settings in this history are not numbers: ${numbers.join(', ')}`,
+    );
+  return {
+    maxReminders: s.maxReminders as number,
+    reminderMinutes: s.reminderMinutes as number,
+    probationSeconds: s.probationSeconds as number,
+    channels: s.channels,
+    ...(s.drainSaved === true ? { drainSaved: true } : {}),
+  };
+}

@@ -11,3 +11,12 @@ export class InvalidActivityInputError extends Error {
   readonly code = 'INVALID_ACTIVITY_INPUT';
   override readonly name = 'InvalidActivityInputError';
 }
+
+/**
+ * Thrown when an orchestration's history is not one this build reads (see historyVersion.ts): the
+ * instance fails, and the watchdog starts the trip's episode again on this build's shapes.
+ */
+export class UnreadableHistoryError extends Error {
+  readonly code = 'UNREADABLE_HISTORY';
+  override readonly name = 'UnreadableHistoryError';
+}

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
+import { storedHistory } from '../../sim/durableExtension/taskHubHistory';
 import { waitUntil } from '../../sim/durableExtension/waitUntil';
+import { ORCHESTRATION_VERSION } from '../../src/orchestration/historyVersion';
 import { harnessForFile, subjects, tripByHand, untilEnded, untilPhase } from './extensionScenario';
 
 const harness = harnessForFile();
@@ -13,6 +15,9 @@ describe('the breaker on the real Durable extension', () => {
 
     await untilPhase(h, instanceId, 'awaiting-approval');
     expect(h.isDisabled()).toBe(true);
+    // The extension stamped host.json's defaultVersion on the start, which named none.
+    const history = await storedHistory(h.azurite.connectionString, h.host.taskHub, instanceId);
+    expect(history.find((e) => e.eventType === 'ExecutionStarted')?.version).toBe(ORCHESTRATION_VERSION);
     const link = await waitUntil('the trip email', () => h.approvalLinks()[0]);
     expect(subjects(h)).toEqual([expect.stringMatching(/stopped: approval needed/)]);
 

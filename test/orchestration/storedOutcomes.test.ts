@@ -1,7 +1,8 @@
 /**
- * Switch outcomes written by the version before the one outcome type (`{ ok, soft }` and
- * `{ ok: false, permanent, code, message }`): an orchestration in flight at a deployment reads them
- * from its history, its notices carry them as recorded, and its custom status holds them.
+ * Switch outcomes in the shape of builds before 0.4.0 (`{ ok, soft }` and
+ * `{ ok: false, permanent, code, message }`), which this build does not read
+ * (orchestration/historyVersion.ts): wherever one is met (an activity result in the history, a notice
+ * input, a custom status) it reads as unknown, so nothing claims the trigger was switched.
  */
 import * as df from 'durable-functions';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -39,46 +40,22 @@ beforeAll(() => {
 const inputOf = (runs: readonly { readonly input: unknown }[], at: number) =>
   runs[at]?.input as Record<string, unknown>;
 
-describe('switch outcomes in the earlier {ok} shape', () => {
-  it('an activity result from the history is read for the decisions and passed on to the notices as recorded', async () => {
+describe('a switch result in the { ok } shape in the history', () => {
+  it('reads as unknown: the status and the email say the trigger could not be switched, and the notice carries what was read', async () => {
     earlier = { disable: EARLIER_SWITCHED, enable: EARLIER_SWITCHED };
     const e = await newEpisode();
     await untilAwaitingApproval(e);
-    expect(e.status().disable).toEqual({ kind: 'switched', disabled: true });
-    // The notice input is what the earlier version scheduled, so an old history replays unchanged.
-    expect(inputOf(e.activities(sendActivityName('email')), 0).disable).toEqual(EARLIER_SWITCHED);
-    expect(e.email.sent[0]!.text).toMatch(/disabled through Azure Resource Manager/);
+    const unknown = { kind: 'failed', code: 'SWITCH_OUTCOME_UNREADABLE', retryable: false };
+    expect(e.status().disable).toMatchObject({ ...unknown, disabled: true });
+    expect(inputOf(e.activities(sendActivityName('email')), 0).disable).toMatchObject(unknown);
+    expect(e.email.sent[0]!.text).toMatch(/could NOT be disabled \(SWITCH_OUTCOME_UNREADABLE\)/);
 
     await e.host.deliver(APPROVAL_EVENT, { tripId: e.tripId, approvedBy: 'oncall@example.test' });
-    expect(e.status()).toMatchObject({ phase: 'probation', enable: { kind: 'switched', disabled: false } });
-    expect(inputOf(e.activities(sendActivityName('email')), 1)).toMatchObject({
-      kind: 'resumed',
-      enable: EARLIER_SWITCHED,
-    });
-    expect(e.email.sent[1]!.text).toMatch(/re-enabled through Azure Resource Manager/);
+    expect(e.status()).toMatchObject({ phase: 'probation', enable: { ...unknown, disabled: false } });
+    expect(inputOf(e.activities(sendActivityName('email')), 1)).toMatchObject({ kind: 'enable-failed' });
   });
 
-  it('a permanent failure reads as one: the emails say what to fix, probation runs, the enable-failed notice goes out', async () => {
-    earlier = { disable: EARLIER_REFUSED, enable: { ...EARLIER_REFUSED, message: 'role removed' } };
-    const e = await newEpisode();
-    await untilAwaitingApproval(e);
-    expect(e.status().disable).toEqual({
-      kind: 'failed',
-      disabled: true,
-      code: 'TRIGGER_SWITCH_PERMISSION',
-      retryable: false,
-      message: 'missing role Website Contributor on the app',
-    });
-    expect(e.email.sent[0]!.text).toMatch(/could NOT be disabled \(TRIGGER_SWITCH_PERMISSION\)/);
-    await e.host.deliver(APPROVAL_EVENT, { tripId: e.tripId, approvedBy: 'oncall@example.test' });
-    expect(e.status()).toMatchObject({ phase: 'probation', enable: { kind: 'failed', retryable: false } });
-    expect(inputOf(e.activities(sendActivityName('email')), 1)).toMatchObject({
-      kind: 'enable-failed',
-      message: 'role removed',
-    });
-  });
-
-  it('a result no version wrote reads as a failure that says so, not as a switch', async () => {
+  it('a result no version wrote reads the same way', async () => {
     earlier = { disable: 'switched', enable: EARLIER_SWITCHED };
     const e = await newEpisode();
     await untilAwaitingApproval(e);
@@ -87,7 +64,7 @@ describe('switch outcomes in the earlier {ok} shape', () => {
   });
 });
 
-describe('a notice input recorded with an earlier outcome', () => {
+describe('a notice input holding the { ok } shape', () => {
   const tripped = {
     kind: 'tripped',
     tripId: 't1',
@@ -96,41 +73,48 @@ describe('a notice input recorded with an earlier outcome', () => {
     failuresInWindow: 6,
   };
 
-  it('reaches the email activity through the worker and renders as the current outcome', async () => {
+  it('reaches the email activity through the worker and renders as unknown, not as a switch', async () => {
     const e = await newEpisode();
     const notice = { ...tripped, tripId: e.tripId, disable: { ok: true, soft: true } };
     await invokeRpc(sendActivityName('email'), { trigger: { json: JSON.stringify(notice) } });
-    expect(e.email.sent[0]!.text).toMatch(/soft OPEN state holds the stream/);
+    expect(e.email.sent[0]!.text).toMatch(/could NOT be disabled \(SWITCH_OUTCOME_UNREADABLE\)/);
+    expect(e.email.sent[0]!.text).not.toMatch(/soft OPEN state holds the stream/);
   });
 
   it.each([
-    ['switched', EARLIER_SWITCHED, 'disabled'],
-    ['soft', { ok: true, soft: true }, 'held by the soft OPEN state'],
+    ['switched', EARLIER_SWITCHED, 'NOT disabled'],
+    ['soft', { ok: true, soft: true }, 'NOT disabled'],
     ['refused', EARLIER_REFUSED, 'NOT disabled'],
     ['unreadable', 42, 'NOT disabled'],
-  ])('says in the webhook what the trigger did (%s)', (_what, disable, fact) => {
-    const webhook = makeBreakerWebhookNotices({ publicBaseUrl: 'https://breakwater.example.test' });
-    const sent = webhook(readNotice({ ...tripped, disable }), {
-      trip: undefined,
-      deadLetterCount: 0,
-      now: T0,
-    });
-    expect(sent.facts).toContainEqual(['Trigger', fact]);
-  });
+    ['in the current shape', { kind: 'soft', disabled: true }, 'held by the soft OPEN state'],
+  ])(
+    'says in the webhook that the trigger was not disabled unless it reads so (%s)',
+    (_what, disable, fact) => {
+      const webhook = makeBreakerWebhookNotices({ publicBaseUrl: 'https://breakwater.example.test' });
+      const sent = webhook(readNotice({ ...tripped, disable }), {
+        trip: undefined,
+        deadLetterCount: 0,
+        now: T0,
+      });
+      expect(sent.facts).toContainEqual(['Trigger', fact]);
+    },
+  );
 
-  it('of a resumed notice reads the enable in the direction it went', () => {
+  it('of a resumed notice reads the enable as unknown, in the direction it went', () => {
     const notice = readNotice({ ...tripped, kind: 'resumed', approvedBy: 'a', enable: EARLIER_SWITCHED });
-    expect(notice).toMatchObject({ enable: { kind: 'switched', disabled: false } });
+    expect(notice).toMatchObject({
+      enable: { kind: 'failed', disabled: false, code: 'SWITCH_OUTCOME_UNREADABLE' },
+    });
   });
 });
 
-describe('a custom status written by the earlier version', () => {
-  it('reads its switch outcomes in the current shape, and a garbled one as unreadable', () => {
+describe('a custom status holding the { ok } shape', () => {
+  it('reads those switch outcomes as unknown, as a garbled one', () => {
     const stored = { phase: 'probation', tripId: 't1', disable: EARLIER_SWITCHED, enable: EARLIER_REFUSED };
     expect(parseBreakerStatus(stored)).toMatchObject({
       phase: 'probation',
-      disable: { kind: 'switched', disabled: true },
-      enable: { kind: 'failed', disabled: false, retryable: false, code: 'TRIGGER_SWITCH_PERMISSION' },
+      disable: { kind: 'failed', disabled: true, code: 'SWITCH_OUTCOME_UNREADABLE' },
+      enable: { kind: 'failed', disabled: false, retryable: false, code: 'SWITCH_OUTCOME_UNREADABLE' },
     });
     expect(parseBreakerStatus({ phase: 'probation', tripId: 't1', enable: null })?.enable).toMatchObject({
       kind: 'failed',
